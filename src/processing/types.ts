@@ -1,0 +1,154 @@
+/**
+ * The event after normalisation: Sentry's event payload shape (snake_case, as the protocol and the
+ * REST API name things), with every optional part reduced to one canonical form so that grouping,
+ * storage and the UI never deal with the protocol's alternatives (string vs object messages, tag
+ * objects vs pair lists, bare exception lists, ISO vs numeric timestamps).
+ */
+
+export const LEVELS = ["fatal", "error", "warning", "info", "debug"] as const;
+export type Level = (typeof LEVELS)[number];
+
+export interface StackFrame {
+  filename?: string;
+  abs_path?: string;
+  function?: string;
+  raw_function?: string;
+  module?: string;
+  package?: string;
+  platform?: string;
+  lineno?: number;
+  colno?: number;
+  context_line?: string;
+  pre_context?: string[];
+  post_context?: string[];
+  in_app?: boolean;
+  vars?: Record<string, unknown>;
+  instruction_addr?: string;
+}
+
+export interface Stacktrace {
+  /** Caller → callee: the last frame is where the exception was raised. */
+  frames: StackFrame[];
+}
+
+export interface Mechanism {
+  type: string;
+  handled?: boolean;
+  synthetic?: boolean;
+  description?: string;
+  exception_id?: number;
+  parent_id?: number;
+  source?: string;
+  is_exception_group?: boolean;
+  data?: Record<string, unknown>;
+}
+
+export interface ExceptionValue {
+  type?: string;
+  value?: string;
+  module?: string;
+  stacktrace?: Stacktrace;
+  mechanism?: Mechanism;
+}
+
+export interface Breadcrumb {
+  /** Unix seconds. */
+  timestamp: number;
+  type?: string;
+  category?: string;
+  message?: string;
+  level?: Level;
+  data?: Record<string, unknown>;
+}
+
+export interface EventUser {
+  id?: string;
+  email?: string;
+  username?: string;
+  ip_address?: string;
+  name?: string;
+  geo?: Record<string, unknown>;
+  data?: Record<string, unknown>;
+}
+
+export interface EventRequest {
+  url?: string;
+  method?: string;
+  headers?: [string, string][];
+  query_string?: string;
+  data?: unknown;
+  cookies?: string;
+  env?: Record<string, unknown>;
+}
+
+export interface LogEntry {
+  /** The template (`"user %s failed"`) when params exist, else the message itself. */
+  message: string;
+  params?: unknown[];
+  formatted: string;
+}
+
+export interface SdkInfo {
+  name: string;
+  version: string;
+  integrations?: string[];
+  packages?: { name: string; version: string }[];
+}
+
+/** Something normalisation corrected or dropped, kept on the event like Sentry's `errors` list. */
+export interface ProcessingNote {
+  type: string;
+  name?: string;
+  value?: unknown;
+}
+
+export interface NormalizedEvent {
+  event_id: string;
+  /** Unix seconds (float), already corrected for client clock drift. */
+  timestamp: number;
+  /** Unix seconds (float) when the server received it. */
+  received: number;
+  platform: string;
+  level: Level;
+  environment: string;
+  logger?: string;
+  transaction?: string;
+  server_name?: string;
+  release?: string;
+  dist?: string;
+  logentry?: LogEntry;
+  /** Pairs, in the order they should be displayed; includes derived tags (level, release, browser, ...). */
+  tags: [string, string][];
+  contexts: Record<string, Record<string, unknown>>;
+  user?: EventUser;
+  request?: EventRequest;
+  breadcrumbs: Breadcrumb[];
+  /** Oldest → newest: the last value is the exception that was thrown. */
+  exception: ExceptionValue[];
+  fingerprint?: string[];
+  sdk?: SdkInfo;
+  extra?: Record<string, unknown>;
+  modules?: Record<string, string>;
+  errors: ProcessingNote[];
+}
+
+export type GroupingStrategy = "fingerprint" | "stacktrace" | "exception" | "message" | "fallback";
+
+export interface IssueMetadata {
+  type?: string;
+  value?: string;
+  filename?: string;
+  function?: string;
+  title?: string;
+}
+
+export interface GroupingResult {
+  /** 32 hex chars. */
+  hash: string;
+  strategy: GroupingStrategy;
+  /** Grouping config version; persisted next to the hash so algorithm changes never re-split issues. */
+  config: string;
+  title: string;
+  culprit: string;
+  metadata: IssueMetadata;
+}
