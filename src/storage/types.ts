@@ -98,6 +98,7 @@ export interface TagValueCount {
 
 export interface TagDistribution {
   key: string;
+  /** Events that carry this tag. */
   totalValues: number;
   topValues: TagValueCount[];
 }

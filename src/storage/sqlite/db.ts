@@ -1,0 +1,41 @@
+import Database from "better-sqlite3";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+export type Db = Database.Database;
+
+const migrationsDir = path.join(import.meta.dirname, "..", "migrations", "sqlite");
+
+/**
+ * Opens (creating if needed) the database file and applies pending migrations in one transaction each.
+ * WAL lets UI reads run beside the writer; synchronous=FULL makes every commit durable before the
+ * ingest door answers 200 (group commit keeps that affordable).
+ */
+export function openDatabase(file: string): Db {
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+  const applied = new Set(
+    db.prepare<[], { version: string }>("SELECT version FROM schema_migrations").all().map((row) => row.version),
+  );
+  const pending = readdirSync(migrationsDir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort()
+    .filter((name) => !applied.has(name));
+  for (const name of pending) {
+    const sql = readFileSync(path.join(migrationsDir, name), "utf8");
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(name, Date.now());
+    })();
+  }
+}

@@ -1,0 +1,87 @@
+import type { NormalizedEvent } from "../../processing/types";
+import { decodeCursor, encodeCursor } from "../cursor";
+import type { EventRepo, StoredEvent } from "../types";
+import type { Db } from "./db";
+
+interface EventRow {
+  project_id: number;
+  event_id: string;
+  issue_id: number;
+  grouping_hash: string;
+  timestamp: number;
+  received: number;
+  payload: string;
+}
+
+const toEvent = (row: EventRow): StoredEvent => ({
+  eventId: row.event_id,
+  projectId: String(row.project_id),
+  issueId: String(row.issue_id),
+  groupingHash: row.grouping_hash,
+  timestamp: row.timestamp,
+  received: row.received,
+  payload: JSON.parse(row.payload) as NormalizedEvent,
+});
+
+/** An issue's events run newest first, ordered by (timestamp, event_id) so paging is stable. */
+export function sqliteEvents(db: Db): EventRepo {
+  const byId = db.prepare<[number, string], EventRow>("SELECT * FROM events WHERE project_id = ? AND event_id = ?");
+  const firstPage = db.prepare<[number, number], EventRow>(
+    "SELECT * FROM events WHERE issue_id = ? ORDER BY timestamp DESC, event_id DESC LIMIT ?",
+  );
+  const nextPage = db.prepare<[number, number, number, string, number], EventRow>(
+    `SELECT * FROM events WHERE issue_id = ?1 AND (timestamp < ?2 OR (timestamp = ?3 AND event_id < ?4))
+     ORDER BY timestamp DESC, event_id DESC LIMIT ?5`,
+  );
+  const oldest = db.prepare<[number], EventRow>(
+    "SELECT * FROM events WHERE issue_id = ? ORDER BY timestamp ASC, event_id ASC LIMIT 1",
+  );
+  const position = db.prepare<[number, string], { timestamp: number }>(
+    "SELECT timestamp FROM events WHERE issue_id = ? AND event_id = ?",
+  );
+  const older = db.prepare<[number, number, string], { event_id: string }>(
+    `SELECT event_id FROM events WHERE issue_id = ?1 AND (timestamp < ?2 OR (timestamp = ?2 AND event_id < ?3))
+     ORDER BY timestamp DESC, event_id DESC LIMIT 1`,
+  );
+  const newer = db.prepare<[number, number, string], { event_id: string }>(
+    `SELECT event_id FROM events WHERE issue_id = ?1 AND (timestamp > ?2 OR (timestamp = ?2 AND event_id > ?3))
+     ORDER BY timestamp ASC, event_id ASC LIMIT 1`,
+  );
+
+  return {
+    async get(projectId, eventId) {
+      const row = byId.get(Number(projectId), eventId);
+      return row ? toEvent(row) : null;
+    },
+    async listForIssue(issueId, limit, cursor) {
+      const id = Number(issueId);
+      const position = cursor ? decodeCursor(cursor) : null;
+      const rows = position
+        ? nextPage.all(id, Number(position.value), Number(position.value), String(position.id), limit + 1)
+        : firstPage.all(id, limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map(toEvent),
+        nextCursor: rows.length > limit && last ? encodeCursor({ value: last.timestamp, id: last.event_id }) : null,
+      };
+    },
+    async latestForIssue(issueId) {
+      const row = firstPage.get(Number(issueId), 1);
+      return row ? toEvent(row) : null;
+    },
+    async oldestForIssue(issueId) {
+      const row = oldest.get(Number(issueId));
+      return row ? toEvent(row) : null;
+    },
+    async neighbours(issueId, eventId) {
+      const id = Number(issueId);
+      const at = position.get(id, eventId);
+      if (!at) return { previousEventId: null, nextEventId: null };
+      return {
+        previousEventId: older.get(id, at.timestamp, eventId)?.event_id ?? null,
+        nextEventId: newer.get(id, at.timestamp, eventId)?.event_id ?? null,
+      };
+    },
+  };
+}

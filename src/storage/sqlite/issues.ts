@@ -1,0 +1,176 @@
+import type { Level } from "../../processing/types";
+import { decodeCursor, encodeCursor } from "../cursor";
+import type { Issue, IssueQuery, IssueRepo, IssueSort, IssueStatus, IssueWithStats, TagDistribution } from "../types";
+import type { Db } from "./db";
+
+const HOUR_MS = 3_600_000;
+
+interface IssueRow {
+  id: number;
+  project_id: number;
+  project_slug: string;
+  seq: number;
+  title: string;
+  culprit: string;
+  level: string;
+  type: string;
+  metadata: string;
+  grouping_strategy: string;
+  grouping_config: string;
+  status: string;
+  substatus: string;
+  first_seen: number;
+  last_seen: number;
+  times_seen: number;
+  user_count: number;
+  first_release: string | null;
+  last_release: string | null;
+}
+
+const selectIssue = `SELECT i.*, p.slug AS project_slug FROM issues i JOIN projects p ON p.id = i.project_id`;
+
+// Allow-list: the only identifiers that reach SQL from a query.
+const sortColumn: Record<IssueSort, "last_seen" | "first_seen" | "times_seen"> = {
+  date: "last_seen",
+  new: "first_seen",
+  freq: "times_seen",
+};
+
+export const toIssue = (row: IssueRow): Issue => ({
+  id: String(row.id),
+  projectId: String(row.project_id),
+  shortId: `${row.project_slug.toUpperCase()}-${row.seq}`,
+  title: row.title,
+  culprit: row.culprit,
+  level: row.level as Level,
+  type: row.type === "error" ? "error" : "default",
+  metadata: JSON.parse(row.metadata) as Issue["metadata"],
+  groupingStrategy: row.grouping_strategy as Issue["groupingStrategy"],
+  groupingConfig: row.grouping_config,
+  status: row.status as IssueStatus,
+  substatus: row.substatus as Issue["substatus"],
+  firstSeen: row.first_seen,
+  lastSeen: row.last_seen,
+  count: row.times_seen,
+  userCount: row.user_count,
+  firstRelease: row.first_release,
+  lastRelease: row.last_release,
+});
+
+const TAG_FILTER = /^([\w.-]+):(.+)$/;
+
+export function sqliteIssues(db: Db): IssueRepo {
+  const byId = db.prepare<[number], IssueRow>(`${selectIssue} WHERE i.id = ?`);
+  const updateStatus = db.prepare<[string, string, number]>("UPDATE issues SET status = ?, substatus = ? WHERE id = ?");
+  const hourly = db.prepare<[number, number], { hour: number; count: number }>(
+    "SELECT hour, count FROM issue_hourly WHERE issue_id = ? AND hour >= ?",
+  );
+  const tagKeys = db.prepare<[number], { key: string; total: number }>(
+    "SELECT key, SUM(count) AS total FROM issue_tags WHERE issue_id = ? GROUP BY key ORDER BY key",
+  );
+  const topValues = db.prepare<[number, string, number], { value: string; count: number; first_seen: number; last_seen: number }>(
+    "SELECT value, count, first_seen, last_seen FROM issue_tags WHERE issue_id = ? AND key = ? ORDER BY count DESC, value LIMIT ?",
+  );
+  const facetValues = db.prepare<[number, string], { value: string }>(
+    `SELECT DISTINCT t.value FROM issue_tags t JOIN issues i ON i.id = t.issue_id
+     WHERE i.project_id = ? AND t.key = ? ORDER BY t.value LIMIT 200`,
+  );
+
+  function stats24h(issueId: number, now: number): number[] {
+    const lastHour = Math.floor(now / HOUR_MS) * HOUR_MS;
+    const firstHour = lastHour - 23 * HOUR_MS;
+    const buckets = new Array<number>(24).fill(0);
+    for (const { hour, count } of hourly.all(issueId, firstHour)) {
+      const index = (hour - firstHour) / HOUR_MS;
+      if (index >= 0 && index < 24) buckets[index] = count;
+    }
+    return buckets;
+  }
+
+  return {
+    async getById(id) {
+      const row = /^\d+$/.test(id) ? byId.get(Number(id)) : undefined;
+      return row ? toIssue(row) : null;
+    },
+
+    async query(query: IssueQuery) {
+      if (query.projectIds.length === 0) return { items: [], nextCursor: null };
+      const column = sortColumn[query.sort];
+      const where: string[] = [`i.project_id IN (${query.projectIds.map(() => "?").join(", ")})`];
+      const params: (string | number)[] = query.projectIds.map(Number);
+      if (query.status) {
+        where.push("i.status = ?");
+        params.push(query.status);
+      }
+      if (query.level) {
+        where.push("i.level = ?");
+        params.push(query.level);
+      }
+      const tagFilters: [string, string][] = [];
+      if (query.release) tagFilters.push(["release", query.release]);
+      if (query.environment) tagFilters.push(["environment", query.environment]);
+      const text = query.text?.trim();
+      if (text) {
+        const tag = TAG_FILTER.exec(text);
+        if (tag) {
+          tagFilters.push([tag[1]!, tag[2]!]);
+        } else {
+          where.push("(i.title LIKE ? ESCAPE '\\' OR i.culprit LIKE ? ESCAPE '\\' OR (upper(p.slug) || '-' || i.seq) = upper(?))");
+          const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+          params.push(pattern, pattern, text);
+        }
+      }
+      for (const [key, value] of tagFilters) {
+        where.push("EXISTS (SELECT 1 FROM issue_tags t WHERE t.issue_id = i.id AND t.key = ? AND t.value = ?)");
+        params.push(key, value);
+      }
+      const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+      if (cursor) {
+        where.push(`(i.${column} < ? OR (i.${column} = ? AND i.id < ?))`);
+        params.push(cursor.value, cursor.value, cursor.id);
+      }
+      const rows = db
+        .prepare<(string | number)[], IssueRow>(
+          `${selectIssue} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ?`,
+        )
+        .all(...params, query.limit + 1);
+      const page = rows.slice(0, query.limit);
+      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats24h(row.id, query.now) }));
+      const last = page[page.length - 1];
+      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last[column], id: last.id }) : null;
+      return { items, nextCursor };
+    },
+
+    async setStatus(id, status) {
+      const substatus = status === "resolved" ? "resolved" : status === "ignored" ? "archived" : "ongoing";
+      if (!/^\d+$/.test(id)) return null;
+      updateStatus.run(status, substatus, Number(id));
+      const row = byId.get(Number(id));
+      return row ? toIssue(row) : null;
+    },
+
+    async tagDistribution(issueId, limitPerKey) {
+      const id = Number(issueId);
+      return tagKeys.all(id).map(
+        ({ key, total }): TagDistribution => ({
+          key,
+          totalValues: total,
+          topValues: topValues.all(id, key, limitPerKey).map((row) => ({
+            value: row.value,
+            count: row.count,
+            firstSeen: row.first_seen,
+            lastSeen: row.last_seen,
+          })),
+        }),
+      );
+    },
+
+    async facets(projectId) {
+      const id = Number(projectId);
+      return {
+        releases: facetValues.all(id, "release").map((row) => row.value),
+        environments: facetValues.all(id, "environment").map((row) => row.value),
+      };
+    },
+  };
+}
