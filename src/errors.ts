@@ -16,12 +16,15 @@ export type AppErrorCode =
 export class AppError extends Error {
   readonly code: AppErrorCode;
   readonly causes: string[];
+  /** Seconds the client should wait before retrying (429 and 503 answers carry it as Retry-After). */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(code: AppErrorCode, message: string, causes: string[] = []) {
+  constructor(code: AppErrorCode, message: string, causes: string[] = [], retryAfterSeconds: number | null = null) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.causes = causes;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -1,0 +1,32 @@
+/**
+ * The process-wide runtime, shared by the ingest door and the Next.js side. Next bundles its server
+ * code separately, so a plain module singleton would exist twice; the runtime is therefore kept on
+ * globalThis under a registered symbol, set once by server.ts before Next handles any request.
+ * This module must import types only, so the Next bundle never pulls in the database driver.
+ */
+import type { Config } from "./config";
+import type { Storage } from "./storage/types";
+
+export interface Runtime {
+  config: Config;
+  storage: Storage;
+  /** Base URL of this server as SDKs and browsers should reach it (no trailing slash). */
+  publicUrl: string;
+  /** Drop cached project keys after a key or project change. */
+  invalidateKeys(): void;
+}
+
+const RUNTIME = Symbol.for("periscope.runtime");
+type Holder = { [RUNTIME]?: Runtime };
+
+export function setRuntime(runtime: Runtime | null): void {
+  const holder = globalThis as Holder;
+  if (runtime) holder[RUNTIME] = runtime;
+  else delete holder[RUNTIME];
+}
+
+export function getRuntime(): Runtime {
+  const runtime = (globalThis as Holder)[RUNTIME];
+  if (!runtime) throw new Error("Periscope runtime is not initialised: start the app through server.ts");
+  return runtime;
+}
