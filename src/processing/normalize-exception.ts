@@ -1,0 +1,124 @@
+/**
+ * The `exception` interface: `{values: [...]}` or a bare list, oldest → newest, frames caller → callee.
+ * See https://develop.sentry.dev/sdk/data-model/event-payloads/exception/ and .../stacktrace/.
+ */
+import type { ExceptionValue, Mechanism, StackFrame } from "./types";
+import {
+  boolOf,
+  clip,
+  compact,
+  databag,
+  isObject,
+  naturalOf,
+  Notes,
+  objectBag,
+  stringOf,
+  textField,
+  valuesOf,
+  type JsonObject,
+} from "./normalize-values";
+
+const MAX_VALUE = 8192;
+const MAX_CONTEXT_LINE = 1000;
+const MAX_CONTEXT_LINES = 5;
+
+export function normalizeExceptions(raw: unknown, notes: Notes): ExceptionValue[] {
+  if (raw === undefined || raw === null) return [];
+  const values = valuesOf(raw);
+  if (!values) {
+    notes.add("invalid_data", "exception");
+    return [];
+  }
+  const out: ExceptionValue[] = [];
+  values.forEach((item, index) => {
+    const value = isObject(item) ? exceptionValue(item, `exception.values.${index}`, notes) : undefined;
+    // Relay discards values with neither `type` nor `value`: there is nothing to show or group by.
+    if (value && (value.type !== undefined || value.value !== undefined)) out.push(value);
+    else notes.add("invalid_data", `exception.values.${index}`);
+  });
+  return out;
+}
+
+function exceptionValue(raw: JsonObject, path: string, notes: Notes): ExceptionValue {
+  const stacktrace = stacktraceOf(raw.stacktrace, `${path}.stacktrace`, notes);
+  return compact<ExceptionValue>({
+    type: textField(raw.type, 256, `${path}.type`, notes),
+    value: textField(raw.value, MAX_VALUE, `${path}.value`, notes),
+    module: textField(raw.module, 256, `${path}.module`, notes),
+    stacktrace: stacktrace && stacktrace.length > 0 ? { frames: stacktrace } : undefined,
+    mechanism: mechanismOf(raw.mechanism, `${path}.mechanism`, notes),
+  });
+}
+
+function stacktraceOf(raw: unknown, path: string, notes: Notes): StackFrame[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const frames = isObject(raw) ? raw.frames : raw;
+  if (!Array.isArray(frames)) {
+    notes.add("invalid_data", path);
+    return undefined;
+  }
+  const out: StackFrame[] = [];
+  frames.forEach((item, index) => {
+    const frame = isObject(item) ? frameOf(item, `${path}.frames.${index}`, notes) : undefined;
+    // A frame needs something to locate it by; Relay drops the rest.
+    if (frame && (frame.filename ?? frame.function ?? frame.abs_path ?? frame.instruction_addr) !== undefined) {
+      out.push(frame);
+    }
+  });
+  if (out.length < frames.length) notes.add("invalid_data", `${path}.frames`, frames.length - out.length);
+  return out;
+}
+
+function frameOf(raw: JsonObject, path: string, notes: Notes): StackFrame {
+  const field = (key: string, max = 1024) => textField(raw[key], max, `${path}.${key}`, notes);
+  return compact<StackFrame>({
+    filename: field("filename"),
+    abs_path: field("abs_path"),
+    function: field("function", 512),
+    raw_function: field("raw_function", 512),
+    module: field("module", 512),
+    package: field("package"),
+    platform: field("platform", 64),
+    lineno: naturalOf(raw.lineno),
+    colno: naturalOf(raw.colno),
+    context_line: typeof raw.context_line === "string" ? clip(raw.context_line, MAX_CONTEXT_LINE) : undefined,
+    // The lines nearest the crash line matter most: keep the end of pre_context, the start of post_context.
+    pre_context: contextLines(raw.pre_context, (lines) => lines.slice(-MAX_CONTEXT_LINES)),
+    post_context: contextLines(raw.post_context, (lines) => lines.slice(0, MAX_CONTEXT_LINES)),
+    in_app: boolOf(raw.in_app),
+    vars: isObject(raw.vars) ? (databag(raw.vars) as JsonObject) : undefined,
+    instruction_addr: addressOf(raw.instruction_addr),
+  });
+}
+
+function contextLines(raw: unknown, pick: (lines: unknown[]) => unknown[]): string[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  // Null lines stay as empty strings so the remaining lines keep their distance from context_line.
+  return pick(raw).map((line) => clip(typeof line === "string" ? line : "", MAX_CONTEXT_LINE));
+}
+
+/** Native SDKs send addresses as "0x…" strings; some send plain integers, which Relay accepts too. */
+function addressOf(raw: unknown): string | undefined {
+  if (typeof raw === "number" && Number.isSafeInteger(raw) && raw >= 0) return `0x${raw.toString(16)}`;
+  return typeof raw === "string" && /^0x[0-9a-f]+$/i.test(raw.trim()) ? raw.trim().toLowerCase() : undefined;
+}
+
+function mechanismOf(raw: unknown, path: string, notes: Notes): Mechanism | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isObject(raw)) {
+    notes.add("invalid_data", path, raw);
+    return undefined;
+  }
+  return compact<Mechanism>({
+    // `type` is required by the protocol; "generic" is what SDKs use for manual capture.
+    type: textField(raw.type, 128, `${path}.type`, notes) ?? "generic",
+    handled: boolOf(raw.handled),
+    synthetic: boolOf(raw.synthetic),
+    description: textField(raw.description, 1024, `${path}.description`, notes),
+    exception_id: naturalOf(raw.exception_id),
+    parent_id: naturalOf(raw.parent_id),
+    source: stringOf(raw.source),
+    is_exception_group: boolOf(raw.is_exception_group),
+    data: objectBag(raw.data, `${path}.data`, notes),
+  });
+}

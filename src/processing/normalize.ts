@@ -1,0 +1,150 @@
+/**
+ * Event normalisation: turns an SDK `event` item payload into a `NormalizedEvent`, following Relay's
+ * store normalisation (`relay-event-normalization`): only a payload that is not a JSON object is
+ * refused; every other problem is corrected, trimmed or dropped and recorded in `errors`.
+ * Payload reference: docs/sentry-protocol.md §8.1.
+ */
+import { randomUUID } from "node:crypto";
+import { AppError } from "../errors";
+import type { Level, NormalizedEvent } from "./types";
+import { normalizeExceptions } from "./normalize-exception";
+import {
+  breadcrumbsOf,
+  contextsOf,
+  fingerprintOf,
+  levelOf,
+  logEntryOf,
+  modulesOf,
+  requestOf,
+  sdkOf,
+  userOf,
+} from "./normalize-interfaces";
+import { tagsOf, userKey, withDerivedTags } from "./normalize-tags";
+import { compact, isObject, Notes, objectBag, textField, timestampOf } from "./normalize-values";
+
+export interface NormalizeContext {
+  /** Unix milliseconds. */
+  receivedAt: number;
+  /** Envelope header `sent_at`. */
+  sentAt?: string;
+  envelopeEventId?: string;
+  clientIp?: string;
+  userAgent?: string;
+}
+
+/** Relay's `max_secs_in_future` and `max_secs_in_past`. */
+const MAX_SECS_IN_FUTURE = 60;
+const MAX_SECS_IN_PAST = 30 * 24 * 3600;
+
+export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizedEvent {
+  if (!isObject(raw)) throw new AppError("bad_request", "event payload must be a JSON object");
+  const notes = new Notes();
+  const received = ctx.receivedAt / 1000;
+  const { timestamp, drift } = eventTime(raw.timestamp, received, ctx.sentAt, notes);
+  const request = requestOf(raw.request, notes);
+  const event: Omit<NormalizedEvent, "tags"> = compact({
+    event_id: eventIdOf(ctx.envelopeEventId, raw.event_id, notes),
+    timestamp,
+    received,
+    platform: platformOf(raw.platform, notes),
+    level: eventLevel(raw.level, notes),
+    environment: environmentOf(raw.environment, notes),
+    logger: textField(raw.logger, 64, "logger", notes),
+    transaction: textField(raw.transaction, 200, "transaction", notes),
+    server_name: textField(raw.server_name, 200, "server_name", notes),
+    release: releaseOf(raw.release, notes),
+    dist: textField(raw.dist, 64, "dist", notes),
+    logentry: logEntryOf(raw, notes),
+    contexts: contextsOf(raw.contexts, notes),
+    user: userOf(raw.user, ctx.clientIp, notes),
+    request,
+    breadcrumbs: breadcrumbsOf(raw.breadcrumbs, timestamp, drift, notes),
+    exception: normalizeExceptions(raw.exception, notes),
+    fingerprint: fingerprintOf(raw.fingerprint, notes),
+    sdk: sdkOf(raw.sdk, notes),
+    extra: objectBag(raw.extra, "extra", notes),
+    modules: modulesOf(raw.modules),
+    errors: notes.list,
+  });
+  const userAgent = request?.headers?.find(([name]) => name.toLowerCase() === "user-agent")?.[1] ?? ctx.userAgent;
+  return { ...event, tags: withDerivedTags(event, tagsOf(raw.tags, notes), userAgent) };
+}
+
+export function userKeyOf(event: NormalizedEvent): string | null {
+  return userKey(event.user);
+}
+
+const HEX_ID = /^[0-9a-f]{32}$/;
+const DASHED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The envelope header's id wins (it is what the SDK reported back to the app); dashed UUIDs are accepted. */
+function eventIdOf(envelopeId: string | undefined, payloadId: unknown, notes: Notes): string {
+  for (const candidate of [envelopeId, payloadId]) {
+    if (typeof candidate !== "string") continue;
+    const id = candidate.trim().toLowerCase();
+    if (HEX_ID.test(id) || DASHED_UUID.test(id)) return id.replaceAll("-", "");
+  }
+  if (payloadId !== undefined && payloadId !== null) notes.add("invalid_data", "event_id", payloadId);
+  return randomUUID().replaceAll("-", "");
+}
+
+/**
+ * The client's clock may be wrong: shift by the difference between the envelope's `sent_at` and
+ * the receive time, then replace timestamps still too far in the future or past (Relay's
+ * clock-drift and timestamp normalisation). `drift` is reused for breadcrumbs.
+ */
+function eventTime(raw: unknown, received: number, sentAt: string | undefined, notes: Notes): { timestamp: number; drift: number } {
+  const sent = sentAt === undefined ? undefined : timestampOf(sentAt);
+  const drift = sent === undefined ? 0 : received - sent;
+  if (raw === undefined || raw === null) return { timestamp: received, drift };
+  const parsed = timestampOf(raw);
+  if (parsed === undefined) {
+    notes.add("invalid_data", "timestamp", raw);
+    return { timestamp: received, drift };
+  }
+  const timestamp = parsed + drift;
+  if (timestamp > received + MAX_SECS_IN_FUTURE) {
+    notes.add("future_timestamp", "timestamp", parsed);
+    return { timestamp: received, drift };
+  }
+  if (timestamp < received - MAX_SECS_IN_PAST) {
+    notes.add("past_timestamp", "timestamp", parsed);
+    return { timestamp: received, drift };
+  }
+  return { timestamp, drift };
+}
+
+function eventLevel(raw: unknown, notes: Notes): Level {
+  if (raw === undefined || raw === null) return "error";
+  const level = levelOf(raw);
+  if (level === undefined) notes.add("invalid_data", "level", raw);
+  return level ?? "error";
+}
+
+/** Relay keeps unknown platforms as "other"; an identifier-like string is all we require. */
+function platformOf(raw: unknown, notes: Notes): string {
+  if (raw === undefined || raw === null) return "other";
+  const platform = typeof raw === "string" ? raw.trim().toLowerCase() : "";
+  if (/^[a-z0-9_.-]{1,64}$/.test(platform)) return platform;
+  notes.add("invalid_data", "platform", raw);
+  return "other";
+}
+
+/** Relay's environment rule: no newlines or slashes, at most 64 chars. */
+function environmentOf(raw: unknown, notes: Notes): string {
+  const environment = textField(raw, 1000, "environment", notes);
+  if (environment === undefined) return "production";
+  if (environment.length <= 64 && !/[\r\n\f/\\]/.test(environment)) return environment;
+  notes.add("invalid_data", "environment", environment);
+  return "production";
+}
+
+/** Relay's release rule (as for sessions, §8.4): invalid names are dropped, not trimmed. */
+function releaseOf(raw: unknown, notes: Notes): string | undefined {
+  const release = textField(raw, 1000, "release", notes);
+  if (release === undefined) return undefined;
+  const invalid = release.length > 200 || /[\r\n\t/\\]/.test(release) || [".", "..", "latest"].includes(release);
+  if (!invalid) return release;
+  notes.add("invalid_data", "release", release);
+  return undefined;
+}
