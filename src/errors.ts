@@ -7,6 +7,7 @@ export type AppErrorCode =
   | "unauthorized"
   | "forbidden"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"
@@ -38,6 +39,8 @@ export function httpStatusOf(code: AppErrorCode): number {
       return 403;
     case "not_found":
       return 404;
+    case "method_not_allowed":
+      return 405;
     case "conflict":
       return 409;
     case "payload_too_large":

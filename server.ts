@@ -1,0 +1,117 @@
+/**
+ * The single process entry: one node:http server, one port. Ingest paths are answered by our own
+ * handler (src/ingest/http.ts); everything else goes to Next.js (UI and the /api/0 REST API).
+ * `tsx server.ts` serves a production build; `tsx server.ts --dev` runs Next in development mode.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import next from "next";
+import { ConfigError, loadConfig, type Config } from "./src/config";
+import { AppError, errorBody, httpStatusOf } from "./src/errors";
+import { handleIngest } from "./src/ingest/http";
+import { KeyCache } from "./src/ingest/keys";
+import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
+import { GroupCommitWriter } from "./src/ingest/writer";
+import { createItemRegistry } from "./src/items";
+import { createLogger } from "./src/logger";
+import { setRuntime } from "./src/runtime";
+import { dsnFor } from "./src/services/projects/dsn";
+import { ensureDefaults } from "./src/services/projects/ensure-defaults";
+import { createSqliteStorage } from "./src/storage/sqlite";
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+function publicUrlOf(config: Config, port: number): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+export async function startServer(config: Config, options: { dev: boolean }): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const storage = createSqliteStorage(config.dataDir);
+  const defaults = await ensureDefaults(storage);
+  const keys = new KeyCache(storage);
+  const writer = new GroupCommitWriter(storage.ingest, config.writer);
+  const deps = { config, keys, registry: createItemRegistry(config.limits), writer, logger };
+
+  const app = next({ dev: options.dev, dir: path.resolve(import.meta.dirname) });
+  const nextHandler = app.getRequestHandler();
+
+  const server = createServer((req, res) => {
+    let route: IngestRoute | null;
+    try {
+      route = matchIngestRoute(req.url ?? "/");
+    } catch (error) {
+      const appError = error instanceof AppError ? error : new AppError("bad_request", "bad request");
+      res.writeHead(httpStatusOf(appError.code), { "Content-Type": "application/json" });
+      res.end(JSON.stringify(errorBody(appError)));
+      return;
+    }
+    if (route) void handleIngest(req, res, route, deps);
+    else void nextHandler(req, res);
+  });
+  // Slow clients must not hold sockets forever (slowloris): bounded header and request time.
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = publicUrlOf(config, port);
+  setRuntime({ config, storage, publicUrl: url, invalidateKeys: () => keys.invalidate() });
+  await app.prepare();
+
+  logger.info(`Periscope is running at ${url}`);
+  logger.info(`Default project DSN: ${dsnFor(url, defaults.key)}`);
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      await writer.drain();
+      await app.close();
+      await storage.close();
+      setRuntime(null);
+    })();
+    return stopping;
+  };
+  return { server, url, stop };
+}
+
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const running = await startServer(config, { dev: process.argv.includes("--dev") });
+  // SIGTERM: stop accepting, let in-flight requests finish, commit what was acknowledged-to-be, exit.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      void running.stop().then(() => process.exit(0));
+    });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

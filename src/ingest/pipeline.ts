@@ -1,0 +1,70 @@
+import { AppError } from "../errors";
+import { INTERNAL_ITEM_TYPES, type ItemRegistry } from "../items";
+import { processEventPayload } from "../items/event";
+import type { ItemContext } from "../items/types";
+import type { IngestRecord } from "../storage/types";
+import type { Envelope } from "./envelope";
+
+export interface Processed {
+  records: IngestRecord[];
+  /** The id the 200 answer names; absent for envelopes without an event (sessions, reports). */
+  eventId: string | null;
+}
+
+const SIZE_LIMITS_LINK = "https://develop.sentry.dev/sdk/envelopes/#size-limits";
+
+/**
+ * Size rules apply to the whole envelope before any item is processed, as Relay's
+ * check_envelope_size_limits does: one oversized item rejects the envelope with 413, so the SDK
+ * records the loss instead of the server silently keeping half of it.
+ */
+function checkEnvelope(envelope: Envelope, registry: ItemRegistry): void {
+  let events = 0;
+  for (const item of envelope.items) {
+    const type = item.headers.type;
+    if (INTERNAL_ITEM_TYPES.has(type)) throw new AppError("bad_request", "envelope contains internal items");
+    const { maxBytes } = registry.processorFor(type);
+    if (maxBytes !== null && item.payload.length > maxBytes) {
+      throw new AppError("payload_too_large", `envelope exceeded size limits for type '${type}' (${SIZE_LIMITS_LINK})`);
+    }
+    if (type === "event" && ++events > 1) {
+      throw new AppError("payload_too_large", `envelope exceeded size limits for type 'event' (${SIZE_LIMITS_LINK})`, [
+        "an envelope may carry at most one event item",
+      ]);
+    }
+  }
+}
+
+export function processEnvelope(envelope: Envelope, registry: ItemRegistry, context: ItemContext): Processed {
+  checkEnvelope(envelope, registry);
+  const records: IngestRecord[] = [];
+  let eventId: string | null = null;
+  for (const item of envelope.items) {
+    const result = registry.processorFor(item.headers.type).process(item, context);
+    records.push(...result.records);
+    eventId ??= result.eventId ?? null;
+  }
+  const headerId = context.envelopeHeaders.event_id;
+  if (eventId === null && typeof headerId === "string" && /^[0-9a-f]{32}$/i.test(headerId.replace(/-/g, ""))) {
+    eventId = headerId.replace(/-/g, "").toLowerCase();
+  }
+  return { records, eventId };
+}
+
+/** The legacy store endpoint: the body is one event as JSON. */
+export function processStoreBody(body: Buffer, maxEventBytes: number, context: ItemContext): Processed {
+  if (body.length > maxEventBytes) {
+    throw new AppError("payload_too_large", `envelope exceeded size limits for type 'event' (${SIZE_LIMITS_LINK})`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body.toString("utf8"));
+  } catch (error) {
+    throw new AppError("bad_request", `invalid JSON data: ${(error as Error).message}`);
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new AppError("bad_request", "invalid JSON data: the event must be a JSON object");
+  }
+  const result = processEventPayload(raw, context);
+  return { records: result.records, eventId: result.eventId ?? null };
+}

@@ -1,0 +1,52 @@
+import { eventItem } from "./event";
+import type { ItemProcessor } from "./types";
+import { unsupportedItem } from "./unsupported";
+
+/** Data category of each item type Relay knows (sentry-protocol.md §6.2); unknown types count as "unknown". */
+const CATEGORY_BY_TYPE: Record<string, string> = {
+  transaction: "transaction",
+  security: "security",
+  raw_security: "security",
+  nel: "security",
+  attachment: "attachment",
+  session: "session",
+  sessions: "session",
+  log: "log_item",
+  otel_log: "log_item",
+  trace_metric: "trace_metric",
+  span: "span",
+  user_report: "feedback",
+  feedback: "feedback",
+  profile: "profile",
+  profile_chunk: "profile_chunk",
+  replay_event: "replay",
+  replay_recording: "replay",
+  replay_video: "replay",
+  check_in: "monitor",
+  client_report: "internal",
+  statsd: "metric_bucket",
+  metric_buckets: "metric_bucket",
+};
+
+/** Item types only Relays may send each other; an SDK envelope containing one is refused (400). */
+export const INTERNAL_ITEM_TYPES: ReadonlySet<string> = new Set(["integration"]);
+
+export interface ItemRegistry {
+  processorFor(type: string): ItemProcessor;
+}
+
+export function createItemRegistry(limits: { maxEventBytes: number }): ItemRegistry {
+  const event = eventItem(limits.maxEventBytes);
+  const unsupported = new Map<string, ItemProcessor>();
+  return {
+    processorFor(type) {
+      if (type === "event") return event;
+      let processor = unsupported.get(type);
+      if (!processor) {
+        processor = unsupportedItem(CATEGORY_BY_TYPE[type] ?? "unknown");
+        if (unsupported.size < 64) unsupported.set(type, processor);
+      }
+      return processor;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { EnvelopeHeaders, EnvelopeItem } from "../ingest/envelope";
+import type { IngestRecord } from "../storage/types";
+
+export interface ItemContext {
+  projectId: string;
+  envelopeHeaders: EnvelopeHeaders;
+  /** Unix ms. */
+  receivedAt: number;
+  clientIp: string | undefined;
+  userAgent: string | undefined;
+}
+
+export interface ItemResult {
+  records: IngestRecord[];
+  /** The id the response names, when this item created an event. */
+  eventId?: string;
+}
+
+/** The same small shape for every item type (conventions: one module per envelope item type). */
+export interface ItemProcessor {
+  /** Sentry data category for outcomes and rate limits. */
+  category: string;
+  /** Largest payload accepted for one item of this type; larger rejects the envelope with 413. */
+  maxBytes: number | null;
+  process(item: EnvelopeItem, context: ItemContext): ItemResult;
+}
+
+/** An outcome record for one item, for the per-item accounting every item gets. */
+export function outcome(
+  context: ItemContext,
+  kind: Extract<IngestRecord, { kind: "outcome" }>["outcome"],
+  category: string,
+  reason: string | null,
+  quantity = 1,
+): IngestRecord {
+  return { kind: "outcome", projectId: context.projectId, outcome: kind, category, reason, quantity, timestamp: context.receivedAt };
+}
