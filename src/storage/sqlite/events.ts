@@ -30,8 +30,8 @@ export function sqliteEvents(db: Db): EventRepo {
     "SELECT * FROM events WHERE issue_id = ? ORDER BY timestamp DESC, event_id DESC LIMIT ?",
   );
   const nextPage = db.prepare<[number, number, number, string, number], EventRow>(
-    `SELECT * FROM events WHERE issue_id = ?1 AND (timestamp < ?2 OR (timestamp = ?3 AND event_id < ?4))
-     ORDER BY timestamp DESC, event_id DESC LIMIT ?5`,
+    `SELECT * FROM events WHERE issue_id = ? AND (timestamp < ? OR (timestamp = ? AND event_id < ?))
+     ORDER BY timestamp DESC, event_id DESC LIMIT ?`,
   );
   const oldest = db.prepare<[number], EventRow>(
     "SELECT * FROM events WHERE issue_id = ? ORDER BY timestamp ASC, event_id ASC LIMIT 1",
@@ -39,12 +39,13 @@ export function sqliteEvents(db: Db): EventRepo {
   const position = db.prepare<[number, string], { timestamp: number }>(
     "SELECT timestamp FROM events WHERE issue_id = ? AND event_id = ?",
   );
-  const older = db.prepare<[number, number, string], { event_id: string }>(
-    `SELECT event_id FROM events WHERE issue_id = ?1 AND (timestamp < ?2 OR (timestamp = ?2 AND event_id < ?3))
+  type Position = { issueId: number; timestamp: number; eventId: string };
+  const older = db.prepare<[Position], { event_id: string }>(
+    `SELECT event_id FROM events WHERE issue_id = @issueId AND (timestamp < @timestamp OR (timestamp = @timestamp AND event_id < @eventId))
      ORDER BY timestamp DESC, event_id DESC LIMIT 1`,
   );
-  const newer = db.prepare<[number, number, string], { event_id: string }>(
-    `SELECT event_id FROM events WHERE issue_id = ?1 AND (timestamp > ?2 OR (timestamp = ?2 AND event_id > ?3))
+  const newer = db.prepare<[Position], { event_id: string }>(
+    `SELECT event_id FROM events WHERE issue_id = @issueId AND (timestamp > @timestamp OR (timestamp = @timestamp AND event_id > @eventId))
      ORDER BY timestamp ASC, event_id ASC LIMIT 1`,
   );
 
@@ -79,8 +80,8 @@ export function sqliteEvents(db: Db): EventRepo {
       const at = position.get(id, eventId);
       if (!at) return { previousEventId: null, nextEventId: null };
       return {
-        previousEventId: older.get(id, at.timestamp, eventId)?.event_id ?? null,
-        nextEventId: newer.get(id, at.timestamp, eventId)?.event_id ?? null,
+        previousEventId: older.get({ issueId: id, timestamp: at.timestamp, eventId })?.event_id ?? null,
+        nextEventId: newer.get({ issueId: id, timestamp: at.timestamp, eventId })?.event_id ?? null,
       };
     },
   };

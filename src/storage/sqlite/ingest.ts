@@ -26,26 +26,28 @@ export function sqliteIngest(db: Db): IngestStore {
     "UPDATE projects SET last_issue_seq = last_issue_seq + 1 WHERE id = ? RETURNING last_issue_seq",
   );
   const insertIssue = db.prepare<
-    [number, string, string, string, number, string, string, string, string, string, number, number, string | null],
+    [number, string, string, string, number, string, string, string, string, string, number, number, string | null, string | null],
     { id: number }
   >(
     `INSERT INTO issues (project_id, grouping_config, hash, grouping_strategy, seq, title, culprit, level, type,
        metadata, first_seen, last_seen, first_release, last_release, times_seen)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?13, 1) RETURNING id`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1) RETURNING id`,
   );
   // A resolved issue that sees a new event is open again and marked regressed; ignored stays ignored.
-  const touchIssue = db.prepare<[number, string, string, string, string | null, number]>(
+  const touchIssue = db.prepare<
+    [{ seenAt: number; title: string; culprit: string; level: string; release: string | null; id: number }]
+  >(
     `UPDATE issues SET
        times_seen = times_seen + 1,
-       last_seen = MAX(last_seen, ?1),
-       first_seen = MIN(first_seen, ?1),
-       title = ?2, culprit = ?3, level = ?4,
-       last_release = COALESCE(?5, last_release),
-       first_release = COALESCE(first_release, ?5),
+       last_seen = MAX(last_seen, @seenAt),
+       first_seen = MIN(first_seen, @seenAt),
+       title = @title, culprit = @culprit, level = @level,
+       last_release = COALESCE(@release, last_release),
+       first_release = COALESCE(first_release, @release),
        substatus = CASE WHEN status = 'resolved' THEN 'regressed'
                         WHEN substatus = 'new' THEN 'ongoing' ELSE substatus END,
        status = CASE WHEN status = 'resolved' THEN 'unresolved' ELSE status END
-     WHERE id = ?6`,
+     WHERE id = @id`,
   );
   const addUser = db.prepare<[number, string]>("INSERT OR IGNORE INTO issue_users (issue_id, user_key) VALUES (?, ?)");
   const bumpUserCount = db.prepare<[number]>("UPDATE issues SET user_count = user_count + 1 WHERE id = ?");
@@ -53,18 +55,21 @@ export function sqliteIngest(db: Db): IngestStore {
     `INSERT INTO issue_hourly (issue_id, hour, count) VALUES (?, ?, 1)
      ON CONFLICT (issue_id, hour) DO UPDATE SET count = count + 1`,
   );
-  const bumpTag = db.prepare<[number, string, string, number]>(
-    `INSERT INTO issue_tags (issue_id, key, value, count, first_seen, last_seen) VALUES (?1, ?2, ?3, 1, ?4, ?4)
+  const bumpTag = db.prepare<[{ issueId: number; key: string; value: string; seenAt: number }]>(
+    `INSERT INTO issue_tags (issue_id, key, value, count, first_seen, last_seen) VALUES (@issueId, @key, @value, 1, @seenAt, @seenAt)
      ON CONFLICT (issue_id, key, value) DO UPDATE SET
-       count = count + 1, first_seen = MIN(first_seen, ?4), last_seen = MAX(last_seen, ?4)`,
+       count = count + 1, first_seen = MIN(first_seen, @seenAt), last_seen = MAX(last_seen, @seenAt)`,
   );
   const insertEvent = db.prepare<[number, string, number, string, number, number, string]>(
     `INSERT INTO events (project_id, event_id, issue_id, grouping_hash, timestamp, received, payload)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const bumpOutcome = db.prepare<[number, number, string, string, string, number]>(
-    `INSERT INTO outcomes (project_id, hour, outcome, category, reason, quantity) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-     ON CONFLICT (project_id, hour, outcome, category, reason) DO UPDATE SET quantity = quantity + ?6`,
+  const bumpOutcome = db.prepare<
+    [{ projectId: number; hour: number; outcome: string; category: string; reason: string; quantity: number }]
+  >(
+    `INSERT INTO outcomes (project_id, hour, outcome, category, reason, quantity)
+     VALUES (@projectId, @hour, @outcome, @category, @reason, @quantity)
+     ON CONFLICT (project_id, hour, outcome, category, reason) DO UPDATE SET quantity = quantity + @quantity`,
   );
 
   function writeEvent(record: EventRecord): IngestRecordResult {
@@ -80,24 +85,31 @@ export function sqliteIngest(db: Db): IngestStore {
     const issue = findIssue.get(projectId, grouping.config, grouping.hash);
     if (issue) {
       issueId = issue.id;
-      touchIssue.run(seenAt, grouping.title, grouping.culprit, event.level, release, issueId);
+      touchIssue.run({ seenAt, title: grouping.title, culprit: grouping.culprit, level: event.level, release, id: issueId });
     } else {
       const seq = nextSeq.get(projectId)?.last_issue_seq ?? 0;
       issueId = insertIssue.get(
         projectId, grouping.config, grouping.hash, grouping.strategy, seq, grouping.title, grouping.culprit,
-        event.level, type, JSON.stringify(grouping.metadata), seenAt, seenAt, release,
+        event.level, type, JSON.stringify(grouping.metadata), seenAt, seenAt, release, release,
       )!.id;
     }
     if (record.userKey !== null && addUser.run(issueId, record.userKey).changes > 0) bumpUserCount.run(issueId);
     bumpHour.run(issueId, Math.floor(seenAt / HOUR_MS) * HOUR_MS);
-    for (const [key, value] of event.tags) bumpTag.run(issueId, key, value, seenAt);
+    for (const [key, value] of event.tags) bumpTag.run({ issueId, key, value, seenAt });
     insertEvent.run(projectId, event.event_id, issueId, grouping.hash, seenAt, Math.round(event.received * 1000), JSON.stringify(event));
     return { kind: "event", issueId: String(issueId), duplicate: false };
   }
 
   function writeOutcome(record: OutcomeRecord): IngestRecordResult {
     const hour = Math.floor(record.timestamp / HOUR_MS) * HOUR_MS;
-    bumpOutcome.run(Number(record.projectId), hour, record.outcome, record.category, record.reason ?? "", record.quantity);
+    bumpOutcome.run({
+      projectId: Number(record.projectId),
+      hour,
+      outcome: record.outcome,
+      category: record.category,
+      reason: record.reason ?? "",
+      quantity: record.quantity,
+    });
     return { kind: "outcome" };
   }
 

@@ -1,0 +1,216 @@
+/**
+ * The storage contract: one suite, called once per engine (tests/unit/storage-<engine>.test.ts).
+ * Each test gets a fresh storage from the factory, so no test depends on another's rows.
+ */
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { AppError } from "../../errors";
+import type { GroupingResult, NormalizedEvent } from "../../processing/types";
+import type { IngestRecord, Project, Storage } from "../types";
+
+export interface EngineFactory {
+  create(): Promise<Storage>;
+  destroy(storage: Storage): Promise<void>;
+}
+
+const HOUR = 3_600_000;
+const NOW = Date.UTC(2026, 10, 20, 12, 30);
+
+function event(id: number, overrides: Partial<NormalizedEvent> = {}): NormalizedEvent {
+  return {
+    event_id: id.toString(16).padStart(32, "0"),
+    timestamp: NOW / 1000,
+    received: NOW / 1000,
+    platform: "node",
+    level: "error",
+    environment: "production",
+    tags: [["level", "error"], ["environment", "production"]],
+    contexts: {},
+    breadcrumbs: [],
+    exception: [{ type: "TypeError", value: "x is undefined" }],
+    errors: [],
+    ...overrides,
+  };
+}
+
+function grouping(hash: string, title = "TypeError: x is undefined"): GroupingResult {
+  return { hash: hash.padEnd(32, "0"), strategy: "exception", config: "test:1", title, culprit: "app in main", metadata: { type: "TypeError", value: "x is undefined" } };
+}
+
+const eventRecord = (project: Project, e: NormalizedEvent, g: GroupingResult, userKey: string | null = null): IngestRecord => ({
+  kind: "event", projectId: project.id, event: e, grouping: g, userKey,
+});
+
+export function storageContract(engine: string, factory: EngineFactory): void {
+  describe(`storage contract: ${engine}`, () => {
+    let storage: Storage;
+    let project: Project;
+
+    beforeEach(async () => {
+      storage = await factory.create();
+      const organization = await storage.organizations.create({ slug: "acme", name: "Acme" });
+      project = await storage.projects.create({ organizationId: organization.id, slug: "web", name: "Web", platform: "javascript" });
+    });
+    afterEach(async () => factory.destroy(storage));
+
+    it("stores organisations, projects and keys and finds them by slug, id and public key", async () => {
+      const organization = (await storage.organizations.getBySlug("acme"))!;
+      assert.deepEqual(await storage.organizations.list(), [organization]);
+      assert.deepEqual(await storage.organizations.getById(organization.id), organization);
+      assert.equal(await storage.organizations.getBySlug("nope"), null);
+      assert.deepEqual(await storage.projects.getBySlug(organization.id, "web"), project);
+      assert.deepEqual(await storage.projects.getById(project.id), project);
+      assert.deepEqual(await storage.projects.listByOrganization(organization.id), [project]);
+      assert.equal(await storage.projects.getById("999999"), null);
+      assert.equal(await storage.projects.getById("not-a-number"), null);
+      const key = await storage.keys.create({ projectId: project.id, label: "Default" });
+      assert.match(key.publicKey, /^[0-9a-f]{32}$/);
+      assert.deepEqual(key, { id: key.id, projectId: project.id, label: "Default", publicKey: key.publicKey, isActive: true, dateCreated: key.dateCreated });
+      assert.deepEqual(await storage.keys.getByPublicKey(key.publicKey), key);
+      assert.deepEqual(await storage.keys.listByProject(project.id), [key]);
+      assert.equal(await storage.keys.getByPublicKey("0".repeat(32)), null);
+    });
+
+    it("refuses a second organisation or project with the same slug", async () => {
+      await assert.rejects(storage.organizations.create({ slug: "acme", name: "Again" }));
+      await assert.rejects(storage.projects.create({ organizationId: project.organizationId, slug: "web", name: "Again", platform: null }));
+    });
+
+    it("creates an issue from the first event and counts later events, users and hours", async () => {
+      const g = grouping("a");
+      const results = await storage.ingest.commit([
+        eventRecord(project, event(1, { timestamp: (NOW - 2 * HOUR) / 1000, release: "1.0" }), g, "id:1"),
+        eventRecord(project, event(2, { release: "1.1" }), g, "id:2"),
+        eventRecord(project, event(3), g, "id:1"),
+      ]);
+      const issueId = (results[0] as { issueId: string }).issueId;
+      assert.deepEqual(results, [
+        { kind: "event", issueId, duplicate: false },
+        { kind: "event", issueId, duplicate: false },
+        { kind: "event", issueId, duplicate: false },
+      ]);
+      assert.deepEqual(await storage.issues.getById(issueId), {
+        id: issueId, projectId: project.id, shortId: "WEB-1", title: "TypeError: x is undefined", culprit: "app in main",
+        level: "error", type: "error", metadata: { type: "TypeError", value: "x is undefined" }, groupingStrategy: "exception",
+        groupingConfig: "test:1", status: "unresolved", substatus: "ongoing", firstSeen: NOW - 2 * HOUR, lastSeen: NOW,
+        count: 3, userCount: 2, firstRelease: "1.0", lastRelease: "1.1",
+      });
+      const page = await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 10, now: NOW });
+      const expectedStats = new Array<number>(24).fill(0);
+      expectedStats[21] = 1;
+      expectedStats[23] = 2;
+      assert.deepEqual(page.items.map((issue) => issue.stats24h), [expectedStats]);
+    });
+
+    it("ignores a repeated event id (SDK retry) and reports it as a duplicate", async () => {
+      const [first] = await storage.ingest.commit([eventRecord(project, event(7), grouping("a"))]);
+      const [again] = await storage.ingest.commit([eventRecord(project, event(7), grouping("a"))]);
+      assert.deepEqual(again, { ...first, duplicate: true });
+      assert.equal((await storage.issues.getById((first as { issueId: string }).issueId))!.count, 1);
+    });
+
+    it("reopens a resolved issue as regressed on a new event, but leaves an ignored one ignored", async () => {
+      const [a] = await storage.ingest.commit([eventRecord(project, event(1), grouping("a"))]);
+      const [b] = await storage.ingest.commit([eventRecord(project, event(2), grouping("b"))]);
+      const aId = (a as { issueId: string }).issueId;
+      const bId = (b as { issueId: string }).issueId;
+      assert.equal((await storage.issues.setStatus(aId, "resolved"))!.status, "resolved");
+      assert.equal((await storage.issues.setStatus(bId, "ignored"))!.status, "ignored");
+      await storage.ingest.commit([eventRecord(project, event(3), grouping("a")), eventRecord(project, event(4), grouping("b"))]);
+      const reopened = (await storage.issues.getById(aId))!;
+      assert.deepEqual([reopened.status, reopened.substatus], ["unresolved", "regressed"]);
+      const ignored = (await storage.issues.getById(bId))!;
+      assert.deepEqual([ignored.status, ignored.substatus], ["ignored", "archived"]);
+      assert.equal(await storage.issues.setStatus("424242", "resolved"), null);
+    });
+
+    it("filters, sorts and pages the issue list", async () => {
+      const records: IngestRecord[] = [];
+      for (let i = 0; i < 5; i++) {
+        const base = event(0, {
+          timestamp: (NOW - (5 - i) * 60_000) / 1000,
+          level: i === 0 ? "warning" : "error",
+          tags: [["release", i < 2 ? "1.0" : "2.0"], ["environment", i === 4 ? "staging" : "production"]],
+        });
+        for (let n = 0; n <= i % 3; n++) {
+          records.push(eventRecord(project, { ...base, event_id: event(100 + i * 10 + n).event_id }, grouping(`h${i}`, `Error number ${i}`)));
+        }
+      }
+      await storage.ingest.commit(records);
+      const titles = async (query: Partial<Parameters<Storage["issues"]["query"]>[0]>) =>
+        (await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 10, now: NOW, ...query })).items.map((issue) => issue.title);
+      assert.deepEqual(await titles({}), ["Error number 4", "Error number 3", "Error number 2", "Error number 1", "Error number 0"]);
+      assert.deepEqual(await titles({ sort: "freq" }), ["Error number 2", "Error number 4", "Error number 1", "Error number 3", "Error number 0"]);
+      assert.deepEqual(await titles({ level: "warning" }), ["Error number 0"]);
+      assert.deepEqual(await titles({ release: "1.0" }), ["Error number 1", "Error number 0"]);
+      assert.deepEqual(await titles({ environment: "staging" }), ["Error number 4"]);
+      assert.deepEqual(await titles({ text: "number 3" }), ["Error number 3"]);
+      assert.deepEqual(await titles({ text: "WEB-2" }), ["Error number 1"]);
+      assert.deepEqual(await titles({ text: "release:2.0" }), ["Error number 4", "Error number 3", "Error number 2"]);
+      assert.deepEqual(await titles({ text: "100%_" }), []);
+      assert.deepEqual(await titles({ status: "resolved" }), []);
+      assert.deepEqual(await titles({ projectIds: [] }), []);
+
+      const first = await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 2, now: NOW });
+      const second = await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 2, now: NOW, cursor: first.nextCursor! });
+      const third = await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 2, now: NOW, cursor: second.nextCursor! });
+      assert.deepEqual([...first.items, ...second.items, ...third.items].map((issue) => issue.title), await titles({}));
+      assert.equal(third.nextCursor, null);
+      await assert.rejects(storage.issues.query({ projectIds: [project.id], sort: "date", limit: 2, now: NOW, cursor: "garbage" }), AppError);
+
+      assert.deepEqual(await storage.issues.facets(project.id), { releases: ["1.0", "2.0"], environments: ["production", "staging"] });
+    });
+
+    it("keeps each issue's tag value distribution", async () => {
+      const g = grouping("t");
+      const [r] = await storage.ingest.commit([
+        eventRecord(project, event(1, { tags: [["browser", "Chrome 120"], ["level", "error"]] }), g),
+        eventRecord(project, event(2, { tags: [["browser", "Chrome 120"]] }), g),
+        eventRecord(project, event(3, { tags: [["browser", "Firefox 119"]] }), g),
+      ]);
+      assert.deepEqual(await storage.issues.tagDistribution((r as { issueId: string }).issueId, 5), [
+        { key: "browser", totalValues: 3, topValues: [
+          { value: "Chrome 120", count: 2, firstSeen: NOW, lastSeen: NOW },
+          { value: "Firefox 119", count: 1, firstSeen: NOW, lastSeen: NOW },
+        ] },
+        { key: "level", totalValues: 1, topValues: [{ value: "error", count: 1, firstSeen: NOW, lastSeen: NOW }] },
+      ]);
+    });
+
+    it("pages an issue's events newest first and finds neighbours, oldest and latest", async () => {
+      const g = grouping("e");
+      await storage.ingest.commit([1, 2, 3].map((i) => eventRecord(project, event(i, { timestamp: (NOW + i * 1000) / 1000 }), g)));
+      const latest = (await storage.events.latestForIssue((await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 1, now: NOW })).items[0]!.id))!;
+      const issueId = latest.issueId;
+      assert.deepEqual(latest, {
+        eventId: event(3).event_id, projectId: project.id, issueId, groupingHash: g.hash, timestamp: NOW + 3000,
+        received: NOW, payload: event(3, { timestamp: (NOW + 3000) / 1000 }),
+      });
+      assert.equal((await storage.events.oldestForIssue(issueId))!.eventId, event(1).event_id);
+      const page1 = await storage.events.listForIssue(issueId, 2);
+      const page2 = await storage.events.listForIssue(issueId, 2, page1.nextCursor!);
+      assert.deepEqual([...page1.items, ...page2.items].map((e) => e.eventId), [3, 2, 1].map((i) => event(i).event_id));
+      assert.equal(page2.nextCursor, null);
+      assert.deepEqual(await storage.events.neighbours(issueId, event(2).event_id), {
+        previousEventId: event(1).event_id,
+        nextEventId: event(3).event_id,
+      });
+      assert.deepEqual(await storage.events.neighbours(issueId, "f".repeat(32)), { previousEventId: null, nextEventId: null });
+      assert.deepEqual(await storage.events.get(project.id, event(2).event_id).then((e) => e?.eventId), event(2).event_id);
+      assert.equal(await storage.events.get(project.id, "f".repeat(32)), null);
+    });
+
+    it("adds outcomes up per outcome, category and reason", async () => {
+      const outcome = (o: "accepted" | "unsupported", category: string, reason: string | null, quantity: number): IngestRecord => ({
+        kind: "outcome", projectId: project.id, outcome: o, category, reason, quantity, timestamp: NOW,
+      });
+      await storage.ingest.commit([outcome("accepted", "error", null, 1), outcome("accepted", "error", null, 1), outcome("unsupported", "session", "session", 3)]);
+      await storage.ingest.commit([outcome("unsupported", "session", "session", 2)]);
+      assert.deepEqual(await storage.outcomes.totals(project.id, NOW - HOUR), [
+        { outcome: "accepted", category: "error", reason: null, quantity: 2 },
+        { outcome: "unsupported", category: "session", reason: "session", quantity: 5 },
+      ]);
+      assert.deepEqual(await storage.outcomes.totals(project.id, NOW + 2 * HOUR), []);
+    });
+  });
+}

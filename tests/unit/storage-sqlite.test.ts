@@ -1,0 +1,22 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { storageContract } from "../../src/storage/contract/suite";
+import { createSqliteStorage } from "../../src/storage/sqlite";
+import type { Storage } from "../../src/storage/types";
+
+const dirs = new Map<Storage, string>();
+
+storageContract("sqlite", {
+  async create() {
+    const dir = mkdtempSync(path.join(tmpdir(), "periscope-sqlite-"));
+    const storage = createSqliteStorage(dir);
+    dirs.set(storage, dir);
+    return storage;
+  },
+  async destroy(storage) {
+    await storage.close();
+    rmSync(dirs.get(storage)!, { recursive: true, force: true });
+    dirs.delete(storage);
+  },
+});
