@@ -100,8 +100,12 @@ export function breadcrumbsOf(raw: unknown, eventTimestamp: number, drift: numbe
   return out;
 }
 
-export function userOf(raw: unknown, clientIp: string | undefined, notes: Notes): EventUser | undefined {
-  if (raw === undefined || raw === null) return undefined;
+/**
+ * `inferIp` is the SDK's `sdk.settings.infer_ip === "auto"` (set with `sendDefaultPii`): Relay then
+ * fills a missing `ip_address` with the client address, as it does for an explicit `{{auto}}`.
+ */
+export function userOf(raw: unknown, clientIp: string | undefined, inferIp: boolean, notes: Notes): EventUser | undefined {
+  if (raw === undefined || raw === null) return inferIp && clientIp ? userOf({}, clientIp, inferIp, notes) : undefined;
   if (!isObject(raw)) {
     notes.add("invalid_data", "user");
     return undefined;
@@ -110,7 +114,7 @@ export function userOf(raw: unknown, clientIp: string | undefined, notes: Notes)
     id: textField(raw.id, 128, "user.id", notes),
     email: textField(raw.email, 256, "user.email", notes),
     username: textField(raw.username, 128, "user.username", notes),
-    ip_address: ipOf(raw.ip_address, clientIp, notes),
+    ip_address: ipOf(raw.ip_address ?? (inferIp ? "{{auto}}" : undefined), clientIp, notes),
     name: textField(raw.name, 128, "user.name", notes),
     geo: objectBag(raw.geo, "user.geo", notes),
     data: objectBag(raw.data, "user.data", notes),

@@ -56,7 +56,7 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizedE
     dist: textField(raw.dist, 64, "dist", notes),
     logentry: logEntryOf(raw, notes),
     contexts: contextsOf(raw.contexts, notes),
-    user: userOf(raw.user, ctx.clientIp, notes),
+    user: userOf(raw.user, ctx.clientIp, inferIpOf(raw.sdk), notes),
     request,
     breadcrumbs: breadcrumbsOf(raw.breadcrumbs, timestamp, drift, notes),
     exception: normalizeExceptions(raw.exception, notes),
@@ -72,6 +72,10 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizedE
 
 export function userKeyOf(event: NormalizedEvent): string | null {
   return userKey(event.user);
+}
+
+function inferIpOf(sdk: unknown): boolean {
+  return isObject(sdk) && isObject(sdk.settings) && sdk.settings.infer_ip === "auto";
 }
 
 const HEX_ID = /^[0-9a-f]{32}$/;
