@@ -1,0 +1,143 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import type { FormEvent, ReactNode } from "react";
+import { inputClass } from "../ui";
+
+export interface IssueFilterValues {
+  project: string;
+  query: string;
+  status: string;
+  level: string;
+  release: string;
+  environment: string;
+  sort: string;
+}
+
+export interface IssueFilterOptions {
+  releases: string[];
+  environments: string[];
+  levels: readonly string[];
+}
+
+const selectClass =
+  "rounded-md border border-line bg-surface py-1.5 pr-7 pl-2 text-sm text-fg shadow-sm hover:border-line-strong focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/30";
+
+/**
+ * A plain GET form (works without JavaScript); with JavaScript, a select change applies at once and
+ * the URL keeps only the parameters that are set.
+ */
+export function IssueFilters({ action, values, options }: { action: string; values: IssueFilterValues; options: IssueFilterOptions }) {
+  const router = useRouter();
+
+  function navigate(form: HTMLFormElement) {
+    const params = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) {
+      if (typeof value === "string" && value.trim() !== "") params.set(key, value.trim());
+    }
+    router.push(`${action}?${params.toString()}`);
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    navigate(event.currentTarget);
+  }
+
+  return (
+    <form method="get" action={action} onSubmit={onSubmit} className="flex flex-col gap-2 lg:flex-row lg:items-center" role="search">
+      <input type="hidden" name="project" value={values.project} />
+      <div className="relative min-w-0 flex-1">
+        <label htmlFor="issue-query" className="sr-only">
+          Search issues
+        </label>
+        <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-subtle">
+          <circle cx="11" cy="11" r="7" />
+          <path d="m20 20-3.5-3.5" />
+        </svg>
+        <input
+          id="issue-query"
+          name="query"
+          type="search"
+          defaultValue={values.query}
+          placeholder="Search title, culprit, short id — or tag:value (browser:Chrome)"
+          className={`${inputClass} pl-8`}
+        />
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <Select label="Status" name="status" value={values.status} onPick={navigate}>
+          <option value="unresolved">Unresolved</option>
+          <option value="resolved">Resolved</option>
+          <option value="ignored">Ignored</option>
+          <option value="all">All statuses</option>
+        </Select>
+        <Select label="Level" name="level" value={values.level} onPick={navigate}>
+          <option value="">Any level</option>
+          {options.levels.map((level) => (
+            <option key={level} value={level}>
+              {level}
+            </option>
+          ))}
+        </Select>
+        <Select label="Release" name="release" value={values.release} onPick={navigate}>
+          <option value="">Any release</option>
+          {withCurrent(options.releases, values.release).map((release) => (
+            <option key={release} value={release}>
+              {release}
+            </option>
+          ))}
+        </Select>
+        <Select label="Environment" name="environment" value={values.environment} onPick={navigate}>
+          <option value="">Any environment</option>
+          {withCurrent(options.environments, values.environment).map((environment) => (
+            <option key={environment} value={environment}>
+              {environment}
+            </option>
+          ))}
+        </Select>
+        <Select label="Sort by" name="sort" value={values.sort} onPick={navigate}>
+          <option value="date">Last seen</option>
+          <option value="new">First seen</option>
+          <option value="freq">Events</option>
+        </Select>
+        <button type="submit" className="rounded-md border border-line bg-surface px-3 py-1.5 text-sm font-medium shadow-sm hover:bg-surface-2">
+          Apply
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A value from the URL that the facets no longer list stays selectable, so the select shows it. */
+function withCurrent(values: string[], current: string): string[] {
+  return current && !values.includes(current) ? [current, ...values] : values;
+}
+
+function Select({
+  label,
+  name,
+  value,
+  onPick,
+  children,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onPick: (form: HTMLFormElement) => void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="flex items-center">
+      <span className="sr-only">{label}</span>
+      <select
+        name={name}
+        defaultValue={value}
+        className={`${selectClass} max-w-[11rem]`}
+        onChange={(event) => {
+          if (event.currentTarget.form) onPick(event.currentTarget.form);
+        }}
+      >
+        {children}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,57 @@
+import { AppError } from "../../errors";
+import type { Issue, Organization, Project, StoredEvent, Storage, TagDistribution } from "../../storage/types";
+import { normalizeEventId } from "../events/get-event";
+import { getIssue } from "../issues/get-issue";
+
+export interface IssueEventView {
+  issue: Issue;
+  project: Project;
+  /** The requested event, else the latest; null when the issue's events have expired. */
+  event: StoredEvent | null;
+  /** Newest-first paging, as Sentry's "Older" / "Newer" buttons. */
+  olderEventId: string | null;
+  newerEventId: string | null;
+  latestEventId: string | null;
+  oldestEventId: string | null;
+  tags: TagDistribution[];
+}
+
+/** Loads an issue of `organization` and one of its events; another organisation's issue is a 404. */
+export async function loadIssue(storage: Storage, organization: Organization, issueId: string): Promise<{ issue: Issue; project: Project }> {
+  const found = await getIssue(storage, issueId);
+  if (found.project.organizationId !== organization.id) throw new AppError("not_found", "issue not found");
+  return found;
+}
+
+export async function loadIssueEvent(
+  storage: Storage,
+  organization: Organization,
+  issueId: string,
+  rawEventId?: string,
+): Promise<IssueEventView> {
+  const { issue, project } = await loadIssue(storage, organization, issueId);
+  const [latest, oldest, tags] = await Promise.all([
+    storage.events.latestForIssue(issue.id),
+    storage.events.oldestForIssue(issue.id),
+    storage.issues.tagDistribution(issue.id, 5),
+  ]);
+  let event = latest;
+  if (rawEventId !== undefined) {
+    const eventId = normalizeEventId(rawEventId);
+    event = eventId ? await storage.events.get(project.id, eventId) : null;
+    if (!event || event.issueId !== issue.id) throw new AppError("not_found", "event not found");
+  }
+  const neighbours = event
+    ? await storage.events.neighbours(issue.id, event.eventId)
+    : { previousEventId: null, nextEventId: null };
+  return {
+    issue,
+    project,
+    event,
+    olderEventId: neighbours.previousEventId,
+    newerEventId: neighbours.nextEventId,
+    latestEventId: latest?.eventId ?? null,
+    oldestEventId: oldest?.eventId ?? null,
+    tags,
+  };
+}
