@@ -1,0 +1,20 @@
+import { handle, json } from "@/src/api/handle";
+import { linkHeader } from "@/src/api/pagination";
+import { pageParamsOf } from "@/src/api/page-params";
+import { serializeEvent, serializeEventSummary } from "@/src/api/serializers/event";
+import { getRuntime } from "@/src/runtime";
+import { listEventNeighbours, listIssueEvents } from "@/src/services/projects/list-issue-events";
+
+export const dynamic = "force-dynamic";
+
+/** `?full=true` returns whole events (with entries), as Sentry does; otherwise summaries. */
+export const GET = handle<{ issueId: string }>(async (request, { issueId }) => {
+  const { storage, publicUrl } = getRuntime();
+  const url = new URL(request.url);
+  const { events } = await listIssueEvents(storage, issueId, pageParamsOf(url));
+  const full = ["1", "true"].includes(url.searchParams.get("full") ?? "");
+  const body = full
+    ? await Promise.all(events.items.map(async (event) => serializeEvent(event, await listEventNeighbours(storage, event))))
+    : events.items.map(serializeEventSummary);
+  return json(body, 200, linkHeader(request, publicUrl, events.nextCursor));
+});

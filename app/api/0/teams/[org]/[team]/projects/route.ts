@@ -1,0 +1,18 @@
+import { readJsonBody } from "@/src/api/body";
+import { handle, json } from "@/src/api/handle";
+import { serializeProject } from "@/src/api/serializers/project";
+import { getRuntime } from "@/src/runtime";
+import { resolveOrganization } from "@/src/services/organizations/resolve";
+import { createProject, createProjectInput } from "@/src/services/projects/create-project";
+
+export const dynamic = "force-dynamic";
+
+/** Sentry creates projects under a team; until teams exist the team segment is accepted and ignored. */
+export const POST = handle<{ org: string; team: string }>(async (request, { org }) => {
+  const runtime = getRuntime();
+  const organization = await resolveOrganization(runtime.storage, org);
+  const input = await readJsonBody(request, createProjectInput);
+  const { project } = await createProject(runtime.storage, organization, input);
+  runtime.invalidateKeys();
+  return json(serializeProject(project, organization, runtime.publicUrl), 201);
+});

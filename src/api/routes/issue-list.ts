@@ -1,0 +1,24 @@
+/** The issue stream shared by the project and organisation issue endpoints. */
+import { getRuntime } from "../../runtime";
+import { listIssues } from "../../services/issues/list-issues";
+import type { Organization, Project } from "../../storage/types";
+import { json } from "../handle";
+import { issueListParamsOf, statsPeriodOf } from "../issue-query";
+import { linkHeader } from "../pagination";
+import { serializeGroup } from "../serializers/group";
+
+export async function issueListResponse(request: Request, organization: Organization, projects: Project[]): Promise<Response> {
+  const { storage, publicUrl } = getRuntime();
+  const url = new URL(request.url);
+  const statsPeriod = statsPeriodOf(url);
+  const params = issueListParamsOf(url);
+  const now = Date.now();
+  const page = await listIssues(storage, projects, params, now);
+  const byId = new Map(projects.map((project) => [project.id, project]));
+  const body = page.items.flatMap((issue) => {
+    const project = byId.get(issue.projectId);
+    if (!project) return [];
+    return [serializeGroup(issue, { project, organization, publicUrl }, statsPeriod === "24h" ? { now } : null)];
+  });
+  return json(body, 200, linkHeader(request, publicUrl, page.nextCursor));
+}

@@ -1,0 +1,127 @@
+/**
+ * Sentry's Group ("issue") shape, as GroupSerializer and StreamGroupSerializer write it.
+ * Sentry-specific parts we do not have (assignees, bookmarks, subscriptions, sharing, comments)
+ * answer with their empty values so clients written for Sentry read them unchanged.
+ */
+import type { Level } from "../../processing/types";
+import type { Issue, IssueSubstatus, IssueWithStats, Organization, Project } from "../../storage/types";
+import { isoDate } from "./common";
+
+const HOUR_MS = 3_600_000;
+
+/** Sentry's substatus names; a resolved issue has none. */
+const SUBSTATUS: Record<IssueSubstatus, string | null> = {
+  new: "new",
+  ongoing: "ongoing",
+  regressed: "regressed",
+  archived: "archived_forever",
+  resolved: null,
+};
+
+/** Sentry's initial priority for error issues follows the level. */
+const PRIORITY: Record<Level, "high" | "medium" | "low"> = {
+  fatal: "high",
+  error: "high",
+  warning: "medium",
+  info: "low",
+  debug: "low",
+};
+
+export interface GroupJson {
+  id: string;
+  shareId: null;
+  shortId: string;
+  title: string;
+  culprit: string;
+  permalink: string;
+  logger: null;
+  level: Level;
+  status: Issue["status"];
+  statusDetails: Record<string, never>;
+  substatus: string | null;
+  isPublic: boolean;
+  platform: string | null;
+  project: { id: string; name: string; slug: string; platform: string | null };
+  type: Issue["type"];
+  issueType: "error";
+  issueCategory: "error";
+  priority: "high" | "medium" | "low";
+  priorityLockedAt: null;
+  metadata: Issue["metadata"];
+  numComments: number;
+  assignedTo: null;
+  isBookmarked: boolean;
+  isSubscribed: boolean;
+  subscriptionDetails: null;
+  hasSeen: boolean;
+  annotations: never[];
+  count: string;
+  userCount: number;
+  firstSeen: string;
+  lastSeen: string;
+  firstRelease: { version: string } | null;
+  lastRelease: { version: string } | null;
+  stats?: { "24h": [number, number][] };
+}
+
+export interface GroupScope {
+  project: Project;
+  organization: Organization;
+  publicUrl: string;
+}
+
+/** `[[hour start in Unix seconds, events], ...]`, oldest first, the hour containing `now` last. */
+export function hourlySeries(counts: number[], now: number): [number, number][] {
+  const lastHour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  return counts.map((count, index) => [(lastHour - (counts.length - 1 - index) * HOUR_MS) / 1000, count]);
+}
+
+export function issuePermalink(scope: Omit<GroupScope, "project">, issueId: string): string {
+  return `${scope.publicUrl}/organizations/${scope.organization.slug}/issues/${issueId}/`;
+}
+
+/** With `stats` (list endpoints), the 24-hour series computed for `stats.now` is included. */
+export function serializeGroup(
+  issue: Issue | IssueWithStats,
+  scope: GroupScope,
+  stats: { now: number } | null = null,
+): GroupJson {
+  const { project } = scope;
+  const json: GroupJson = {
+    id: issue.id,
+    shareId: null,
+    shortId: issue.shortId,
+    title: issue.title,
+    culprit: issue.culprit,
+    permalink: issuePermalink(scope, issue.id),
+    logger: null,
+    level: issue.level,
+    status: issue.status,
+    statusDetails: {},
+    substatus: SUBSTATUS[issue.substatus],
+    isPublic: false,
+    platform: project.platform,
+    project: { id: project.id, name: project.name, slug: project.slug, platform: project.platform },
+    type: issue.type,
+    issueType: "error",
+    issueCategory: "error",
+    priority: PRIORITY[issue.level],
+    priorityLockedAt: null,
+    metadata: issue.metadata,
+    numComments: 0,
+    assignedTo: null,
+    isBookmarked: false,
+    isSubscribed: false,
+    subscriptionDetails: null,
+    hasSeen: false,
+    annotations: [],
+    count: String(issue.count),
+    userCount: issue.userCount,
+    firstSeen: isoDate(issue.firstSeen),
+    lastSeen: isoDate(issue.lastSeen),
+    firstRelease: issue.firstRelease ? { version: issue.firstRelease } : null,
+    lastRelease: issue.lastRelease ? { version: issue.lastRelease } : null,
+  };
+  if (stats && "stats24h" in issue) json.stats = { "24h": hourlySeries(issue.stats24h, stats.now) };
+  return json;
+}

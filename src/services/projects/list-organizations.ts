@@ -1,0 +1,6 @@
+import type { Organization, Storage } from "../../storage/types";
+
+/** Every organisation; until accounts exist there is no membership to filter by. */
+export async function listOrganizations(storage: Storage): Promise<Organization[]> {
+  return storage.organizations.list();
+}
