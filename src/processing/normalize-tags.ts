@@ -23,7 +23,7 @@ export function tagsOf(raw: unknown, notes: Notes): [string, string][] {
     const [rawKey, rawValue]: unknown[] = Array.isArray(entry) ? entry : [];
     const key = stringOf(rawKey)?.trim();
     const value = stringOf(rawValue)?.trim();
-    const name = `tags.${key ?? index}`;
+    const name = `tags.${key || index}`;
     if (!key || value === undefined || value === "") notes.add("invalid_data", name);
     else if (key.length > MAX_TAG_KEY) notes.add("value_too_long", "tags", key);
     else if (value.length > MAX_TAG_VALUE) notes.add("value_too_long", name, value);
