@@ -23,14 +23,8 @@ const MAX_CONTEXT_LINE = 1000;
 const MAX_CONTEXT_LINES = 5;
 
 export function normalizeExceptions(raw: unknown, notes: Notes): ExceptionValue[] {
-  if (raw === undefined || raw === null) return [];
-  const values = valuesOf(raw);
-  if (!values) {
-    notes.add("invalid_data", "exception");
-    return [];
-  }
   const out: ExceptionValue[] = [];
-  values.forEach((item, index) => {
+  valuesOf(raw, "exception", notes).forEach((item, index) => {
     const value = isObject(item) ? exceptionValue(item, `exception.values.${index}`, notes) : undefined;
     // Relay discards values with neither `type` nor `value`: there is nothing to show or group by.
     if (value && (value.type !== undefined || value.value !== undefined)) out.push(value);

@@ -71,12 +71,7 @@ function format(template: string, params: unknown[]): string {
  * shift as the event so the timeline stays aligned; missing ones take the event's time.
  */
 export function breadcrumbsOf(raw: unknown, eventTimestamp: number, drift: number, notes: Notes): Breadcrumb[] {
-  if (raw === undefined || raw === null) return [];
-  const values = valuesOf(raw);
-  if (!values) {
-    notes.add("invalid_data", "breadcrumbs");
-    return [];
-  }
+  const values = valuesOf(raw, "breadcrumbs", notes);
   const out: Breadcrumb[] = [];
   const skipped = Math.max(0, values.length - MAX_BREADCRUMBS);
   values.slice(skipped).forEach((item, index) => {

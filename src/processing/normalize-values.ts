@@ -56,11 +56,16 @@ export function boolOf(value: unknown): boolean | undefined {
   return typeof value === "boolean" ? value : undefined;
 }
 
-/** `{values: [...]}` or a bare list — the two forms the protocol allows for exception and breadcrumbs. */
-export function valuesOf(value: unknown): unknown[] | undefined {
+/**
+ * `{values: [...]}` or a bare list — the two forms the protocol allows for exception and breadcrumbs.
+ * Absent is an empty list; any other shape is an empty list with a note.
+ */
+export function valuesOf(value: unknown, name: string, notes: Notes): unknown[] {
+  if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value;
   if (isObject(value) && Array.isArray(value.values)) return value.values;
-  return undefined;
+  notes.add("invalid_data", name);
+  return [];
 }
 
 const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})?$/;
