@@ -3,11 +3,11 @@
  *
  * An envelope is a header line, then items; each item is a header line and a payload:
  *
- *     {"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","dsn":"https://e12d…@sentry.example/42"}\n
- *     {"type":"event"}\n                                 ← no `length`: payload runs to the next \n or EOF
- *     {"message":"hello"}\n
- *     {"type":"attachment","length":10,"filename":"a.txt"}\n
- *     line one\n\n                                       ← exactly 10 bytes (may hold \n), then \n or EOF
+ *     {"event_id":"9ec79c33ec9942ab8353589fcb2e04dc"}\n         envelope header ({} is valid)
+ *     {"type":"event"}\n                                        item header without `length`:
+ *     {"message":"hello"}\n                                     payload runs to the next \n or EOF
+ *     {"type":"attachment","length":11,"filename":"a.txt"}\n    item header with `length`:
+ *     hello\nworld                                              exactly 11 bytes, then \n or EOF
  *
  * Headers are single JSON objects. Like Relay we read one JSON value (leading whitespace skipped)
  * and require the very next byte to be `\n` or EOF — so `{}\r\n` is invalid, while a `\r` inside an

@@ -90,6 +90,14 @@ describe("parseEnvelope: byte-level cases of sentry-protocol.md §4.3", () => {
 });
 
 describe("parseEnvelope: payloads", () => {
+  test("the wire-format example of the module comment", () => {
+    const body = `{"event_id":"${EVENT_ID}"}\n{"type":"event"}\n{"message":"hello"}\n{"type":"attachment","length":11,"filename":"a.txt"}\nhello\nworld`;
+    assert.deepEqual(parse(body), {
+      headers: { event_id: EVENT_ID },
+      items: [item({ type: "event" }, '{"message":"hello"}'), item({ type: "attachment", length: 11, filename: "a.txt" }, "hello\nworld")],
+    });
+  });
+
   test("\\r inside an implicit-length payload is data", () => {
     assert.deepEqual(parse('{}\n{"type":"event"}\n{"a":1}\r\n'), { headers: {}, items: [item({ type: "event" }, '{"a":1}\r')] });
   });
