@@ -42,6 +42,7 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizedE
   const received = ctx.receivedAt / 1000;
   const { timestamp, drift } = eventTime(raw.timestamp, received, ctx.sentAt, notes);
   const request = requestOf(raw.request, notes);
+  const sdkTags = tagsOf(raw.tags, notes);
   const event: Omit<NormalizedEvent, "tags"> = compact({
     event_id: eventIdOf(ctx.envelopeEventId, raw.event_id, notes),
     timestamp,
@@ -67,7 +68,7 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizedE
     errors: notes.list,
   });
   const userAgent = request?.headers?.find(([name]) => name.toLowerCase() === "user-agent")?.[1] ?? ctx.userAgent;
-  return { ...event, tags: withDerivedTags(event, tagsOf(raw.tags, notes), userAgent) };
+  return { ...event, tags: withDerivedTags(event, sdkTags, userAgent) };
 }
 
 export function userKeyOf(event: NormalizedEvent): string | null {
