@@ -1,3 +1,4 @@
+import { requestNow } from "@/components/request-now";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AppShell, issuesHref, keysHref } from "@/components/app-shell";
@@ -34,7 +35,7 @@ export default async function IssuesPage({
   const workspace = await orNotFound(() => loadWorkspace(storage, org, search.project));
   const { organization, project } = workspace;
   const base = `/organizations/${organization.slug}/issues`;
-  const now = Date.now();
+  const now = requestNow();
 
   return (
     <AppShell workspace={workspace} active="issues" projectHref={(p) => issuesHref(organization.slug, p)}>

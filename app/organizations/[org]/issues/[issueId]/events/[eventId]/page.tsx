@@ -1,0 +1,15 @@
+import type { Metadata } from "next";
+import { IssueEventPage, issueMetadata } from "../../issue-page";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ org: string; issueId: string; eventId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return issueMetadata((await params).issueId);
+}
+
+export default async function IssueEventRoute({ params }: Props) {
+  const { org, issueId, eventId } = await params;
+  return <IssueEventPage org={org} issueId={issueId} eventId={eventId} />;
+}
