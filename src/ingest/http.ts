@@ -57,10 +57,11 @@ async function receive(req: IncomingMessage, route: IngestRoute, deps: IngestDep
   const body = await readBody(req, deps.config.limits);
   if (body.length === 0) throw new AppError("bad_request", "empty request body");
 
+  // Without request auth the envelope header must authenticate before its framing is judged (401 before 400).
+  const credentials = requestCredentials ?? credentialsFromEnvelopeHeader(readEnvelopeHeader(body)).credentials;
   const asEnvelope =
     route.endpoint === "envelope" || (req.headers["content-type"] ?? "").startsWith("application/x-sentry-envelope");
   const envelope = asEnvelope ? parseEnvelope(body) : null;
-  const credentials = requestCredentials ?? credentialsFromEnvelopeHeader(readEnvelopeHeader(body)).credentials;
   if (envelope && requestCredentials) checkHeaderDsn(envelope, requestCredentials, route);
 
   const resolved = await deps.keys.resolve(credentials.publicKey);
