@@ -8,8 +8,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import next from "next";
 import { ConfigError, loadConfig, type Config } from "./src/config";
-import { AppError, errorBody, httpStatusOf } from "./src/errors";
-import { handleIngest } from "./src/ingest/http";
+import { AppError } from "./src/errors";
+import { handleIngest, sendIngestError } from "./src/ingest/http";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { GroupCommitWriter } from "./src/ingest/writer";
@@ -48,9 +48,8 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     try {
       route = matchIngestRoute(req.url ?? "/");
     } catch (error) {
-      const appError = error instanceof AppError ? error : new AppError("bad_request", "bad request");
-      res.writeHead(httpStatusOf(appError.code), { "Content-Type": "application/json" });
-      res.end(JSON.stringify(errorBody(appError)));
+      sendIngestError(res, error instanceof AppError ? error : new AppError("bad_request", "bad request"));
+      req.resume();
       return;
     }
     if (route) void handleIngest(req, res, route, deps);

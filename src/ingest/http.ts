@@ -39,14 +39,19 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
     send(res, 200, processed.eventId ? { id: processed.eventId } : {});
   } catch (error) {
     if (!(error instanceof AppError)) deps.logger.error("ingest failed", error);
-    const appError = error instanceof AppError ? error : new AppError("unavailable", "internal error while ingesting");
-    if (appError.retryAfterSeconds !== null) res.setHeader("Retry-After", String(appError.retryAfterSeconds));
-    // Header values must be printable ASCII; the body carries the exact text.
-    res.setHeader("X-Sentry-Error", appError.message.replace(/[^\x20-\x7e]/g, "?"));
-    send(res, httpStatusOf(appError.code), errorBody(appError));
+    sendIngestError(res, error instanceof AppError ? error : new AppError("unavailable", "internal error while ingesting"));
     // A request refused before its body was read must not leave the socket half-read.
     if (!req.complete) req.resume();
   }
+}
+
+/** Sentry-style error answer, with CORS so browser SDKs can read it. */
+export function sendIngestError(res: ServerResponse, error: AppError): void {
+  setCorsHeaders(res);
+  if (error.retryAfterSeconds !== null) res.setHeader("Retry-After", String(error.retryAfterSeconds));
+  // Header values must be printable ASCII; the body carries the exact text.
+  res.setHeader("X-Sentry-Error", error.message.replace(/[^\x20-\x7e]/g, "?"));
+  send(res, httpStatusOf(error.code), errorBody(error));
 }
 
 async function receive(req: IncomingMessage, route: IngestRoute, deps: IngestDeps): Promise<Processed> {
