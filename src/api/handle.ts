@@ -3,7 +3,7 @@
  * answers Sentry's error shape `{"detail": "..."}` with the status `httpStatusOf` assigns; anything
  * that is not an `AppError` is a bug, logged here and answered as a plain 500.
  */
-import { AppError, errorBody, httpStatusOf } from "../errors";
+import { AppError, errorBody, httpStatusOf, type AppErrorCode } from "../errors";
 
 export interface RouteContext<Params> {
   params: Promise<Params>;
@@ -15,13 +15,32 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return Response.json(body, { status, headers });
 }
 
-export function errorResponse(error: unknown): Response {
-  if (error instanceof AppError) {
+/**
+ * Next bundles its own copy of src/errors.ts, while storage runs on the copy server.ts loaded, so an
+ * AppError thrown inside storage (a bad cursor, say) is not `instanceof` this module's class. It is
+ * recognised by shape instead and rebuilt here.
+ */
+function asAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (!(error instanceof Error) || error.name !== "AppError") return null;
+  const { code, causes, retryAfterSeconds } = error as Partial<AppError>;
+  if (typeof code !== "string" || httpStatusOf(code as AppErrorCode) === undefined) return null;
+  return new AppError(
+    code as AppErrorCode,
+    error.message,
+    Array.isArray(causes) ? causes.map(String) : [],
+    typeof retryAfterSeconds === "number" ? retryAfterSeconds : null,
+  );
+}
+
+export function errorResponse(thrown: unknown): Response {
+  const error = asAppError(thrown);
+  if (error) {
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds !== null) headers["Retry-After"] = String(error.retryAfterSeconds);
     return json(errorBody(error), httpStatusOf(error.code), headers);
   }
-  console.error("unhandled error in /api/0 handler", error);
+  console.error("unhandled error in /api/0 handler", thrown);
   return json({ detail: "internal server error" }, 500);
 }
 

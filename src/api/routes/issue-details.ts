@@ -17,7 +17,7 @@ interface IssueParams {
   org?: string;
 }
 
-const updateBody = z.object({ status: z.unknown() });
+const updateBody = z.object({ status: z.unknown().optional() });
 
 async function scopeOf(params: IssueParams) {
   const { storage } = getRuntime();
