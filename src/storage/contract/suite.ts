@@ -92,7 +92,7 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(await storage.issues.getById(issueId), {
         id: issueId, projectId: project.id, shortId: "WEB-1", title: "TypeError: x is undefined", culprit: "app in main",
         level: "error", type: "error", metadata: { type: "TypeError", value: "x is undefined" }, groupingStrategy: "exception",
-        groupingConfig: "test:1", status: "unresolved", substatus: "ongoing", firstSeen: NOW - 2 * HOUR, lastSeen: NOW,
+        groupingConfig: "test:1", status: "unresolved", substatus: "new", firstSeen: NOW - 2 * HOUR, lastSeen: NOW,
         count: 3, userCount: 2, firstRelease: "1.0", lastRelease: "1.1",
       });
       const page = await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 10, now: NOW });
@@ -100,6 +100,9 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       expectedStats[21] = 1;
       expectedStats[23] = 2;
       assert.deepEqual(page.items.map((issue) => issue.stats24h), [expectedStats]);
+      await storage.ingest.commit([eventRecord(project, event(4), g, "id:3")]);
+      const later = (await storage.issues.getById(issueId))!;
+      assert.deepEqual([later.substatus, later.count, later.userCount], ["ongoing", 4, 3]);
     });
 
     it("ignores a repeated event id (SDK retry) and reports it as a duplicate", async () => {

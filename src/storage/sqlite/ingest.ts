@@ -1,121 +1,114 @@
+import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import type { Db } from "./db";
 
-const HOUR_MS = 3_600_000;
-
 type EventRecord = Extract<IngestRecord, { kind: "event" }>;
-type OutcomeRecord = Extract<IngestRecord, { kind: "outcome" }>;
-
-interface IssueStateRow {
-  id: number;
-  status: string;
-}
 
 /**
  * The write path. One call = one transaction = one fsync, however many records: the group-commit
- * writer in src/ingest/writer.ts batches concurrent requests into a call.
+ * writer in src/ingest/writer.ts batches concurrent requests into a call, and the per-issue counters
+ * are summed over the batch (IssueDeltas) before they are written.
  */
 export function sqliteIngest(db: Db): IngestStore {
   const existingEvent = db.prepare<[number, string], { issue_id: number }>(
     "SELECT issue_id FROM events WHERE project_id = ? AND event_id = ?",
   );
-  const findIssue = db.prepare<[number, string, string], IssueStateRow>(
-    "SELECT id, status FROM issues WHERE project_id = ? AND grouping_config = ? AND hash = ?",
+  const findIssue = db.prepare<[number, string, string], { id: number }>(
+    "SELECT id FROM issues WHERE project_id = ? AND grouping_config = ? AND hash = ?",
   );
   const nextSeq = db.prepare<[number], { last_issue_seq: number }>(
     "UPDATE projects SET last_issue_seq = last_issue_seq + 1 WHERE id = ? RETURNING last_issue_seq",
   );
+  // Created with no events: the batch's delta adds them, like for any existing issue.
   const insertIssue = db.prepare<
-    [number, string, string, string, number, string, string, string, string, string, number, number, string | null, string | null],
+    [number, string, string, string, number, string, string, string, string, string, number, number],
     { id: number }
   >(
     `INSERT INTO issues (project_id, grouping_config, hash, grouping_strategy, seq, title, culprit, level, type,
-       metadata, first_seen, last_seen, first_release, last_release, times_seen)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1) RETURNING id`,
+       metadata, first_seen, last_seen, times_seen)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id`,
   );
   // A resolved issue that sees a new event is open again and marked regressed; ignored stays ignored.
-  const touchIssue = db.prepare<
-    [{ seenAt: number; title: string; culprit: string; level: string; release: string | null; id: number }]
-  >(
+  // An issue created in this batch stays "new"; one that existed before becomes "ongoing".
+  const applyDelta = db.prepare<[Record<string, number | string | null>]>(
     `UPDATE issues SET
-       times_seen = times_seen + 1,
-       last_seen = MAX(last_seen, @seenAt),
-       first_seen = MIN(first_seen, @seenAt),
+       times_seen = times_seen + @count,
+       user_count = user_count + @newUsers,
+       first_seen = MIN(first_seen, @firstSeen),
+       last_seen = MAX(last_seen, @lastSeen),
        title = @title, culprit = @culprit, level = @level,
-       last_release = COALESCE(@release, last_release),
-       first_release = COALESCE(first_release, @release),
+       first_release = COALESCE(first_release, @firstRelease),
+       last_release = COALESCE(@lastRelease, last_release),
        substatus = CASE WHEN status = 'resolved' THEN 'regressed'
-                        WHEN substatus = 'new' THEN 'ongoing' ELSE substatus END,
+                        WHEN substatus = 'new' AND times_seen > 0 THEN 'ongoing' ELSE substatus END,
        status = CASE WHEN status = 'resolved' THEN 'unresolved' ELSE status END
-     WHERE id = @id`,
+     WHERE id = @issueId`,
   );
   const addUser = db.prepare<[number, string]>("INSERT OR IGNORE INTO issue_users (issue_id, user_key) VALUES (?, ?)");
-  const bumpUserCount = db.prepare<[number]>("UPDATE issues SET user_count = user_count + 1 WHERE id = ?");
-  const bumpHour = db.prepare<[number, number]>(
-    `INSERT INTO issue_hourly (issue_id, hour, count) VALUES (?, ?, 1)
-     ON CONFLICT (issue_id, hour) DO UPDATE SET count = count + 1`,
+  const bumpHour = db.prepare<[number, number, number]>(
+    `INSERT INTO issue_hourly (issue_id, hour, count) VALUES (?, ?, ?)
+     ON CONFLICT (issue_id, hour) DO UPDATE SET count = count + excluded.count`,
   );
-  const bumpTag = db.prepare<[{ issueId: number; key: string; value: string; seenAt: number }]>(
-    `INSERT INTO issue_tags (issue_id, key, value, count, first_seen, last_seen) VALUES (@issueId, @key, @value, 1, @seenAt, @seenAt)
-     ON CONFLICT (issue_id, key, value) DO UPDATE SET
-       count = count + 1, first_seen = MIN(first_seen, @seenAt), last_seen = MAX(last_seen, @seenAt)`,
+  const bumpTag = db.prepare<[number, string, string, number, number, number]>(
+    `INSERT INTO issue_tags (issue_id, key, value, count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (issue_id, key, value) DO UPDATE SET count = count + excluded.count,
+       first_seen = MIN(first_seen, excluded.first_seen), last_seen = MAX(last_seen, excluded.last_seen)`,
   );
   const insertEvent = db.prepare<[number, string, number, string, number, number, string]>(
     `INSERT INTO events (project_id, event_id, issue_id, grouping_hash, timestamp, received, payload)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const bumpOutcome = db.prepare<
-    [{ projectId: number; hour: number; outcome: string; category: string; reason: string; quantity: number }]
-  >(
-    `INSERT INTO outcomes (project_id, hour, outcome, category, reason, quantity)
-     VALUES (@projectId, @hour, @outcome, @category, @reason, @quantity)
-     ON CONFLICT (project_id, hour, outcome, category, reason) DO UPDATE SET quantity = quantity + @quantity`,
+  const bumpOutcome = db.prepare<[number, number, string, string, string, number]>(
+    `INSERT INTO outcomes (project_id, hour, outcome, category, reason, quantity) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project_id, hour, outcome, category, reason) DO UPDATE SET quantity = quantity + excluded.quantity`,
   );
 
-  function writeEvent(record: EventRecord): IngestRecordResult {
+  function writeEvent(record: EventRecord, deltas: IssueDeltas): IngestRecordResult {
     const projectId = Number(record.projectId);
     const { event, grouping } = record;
     const duplicate = existingEvent.get(projectId, event.event_id);
     if (duplicate) return { kind: "event", issueId: String(duplicate.issue_id), duplicate: true };
 
     const seenAt = Math.round(event.timestamp * 1000);
-    const release = event.release ?? null;
-    const type = event.exception.length > 0 ? "error" : "default";
-    let issueId: number;
-    const issue = findIssue.get(projectId, grouping.config, grouping.hash);
-    if (issue) {
-      issueId = issue.id;
-      touchIssue.run({ seenAt, title: grouping.title, culprit: grouping.culprit, level: event.level, release, id: issueId });
-    } else {
+    let issueId = findIssue.get(projectId, grouping.config, grouping.hash)?.id;
+    if (issueId === undefined) {
       const seq = nextSeq.get(projectId)?.last_issue_seq ?? 0;
+      const type = event.exception.length > 0 ? "error" : "default";
       issueId = insertIssue.get(
         projectId, grouping.config, grouping.hash, grouping.strategy, seq, grouping.title, grouping.culprit,
-        event.level, type, JSON.stringify(grouping.metadata), seenAt, seenAt, release, release,
+        event.level, type, JSON.stringify(grouping.metadata), seenAt, seenAt,
       )!.id;
     }
-    if (record.userKey !== null && addUser.run(issueId, record.userKey).changes > 0) bumpUserCount.run(issueId);
-    bumpHour.run(issueId, Math.floor(seenAt / HOUR_MS) * HOUR_MS);
-    for (const [key, value] of event.tags) bumpTag.run({ issueId, key, value, seenAt });
-    insertEvent.run(projectId, event.event_id, issueId, grouping.hash, seenAt, Math.round(event.received * 1000), JSON.stringify(event));
+    const received = Math.round(event.received * 1000);
+    insertEvent.run(projectId, event.event_id, issueId, grouping.hash, seenAt, received, JSON.stringify(event));
+    deltas.add(issueId, { event, seenAt, title: grouping.title, culprit: grouping.culprit, userKey: record.userKey });
     return { kind: "event", issueId: String(issueId), duplicate: false };
   }
 
-  function writeOutcome(record: OutcomeRecord): IngestRecordResult {
-    const hour = Math.floor(record.timestamp / HOUR_MS) * HOUR_MS;
-    bumpOutcome.run({
-      projectId: Number(record.projectId),
-      hour,
-      outcome: record.outcome,
-      category: record.category,
-      reason: record.reason ?? "",
-      quantity: record.quantity,
+  function applyIssueDelta(delta: IssueDelta): void {
+    let newUsers = 0;
+    for (const userKey of delta.userKeys) newUsers += addUser.run(delta.issueId, userKey).changes;
+    applyDelta.run({
+      issueId: delta.issueId, count: delta.count, newUsers, firstSeen: delta.firstSeen, lastSeen: delta.lastSeen,
+      title: delta.title, culprit: delta.culprit, level: delta.level,
+      firstRelease: delta.firstRelease, lastRelease: delta.lastRelease,
     });
-    return { kind: "outcome" };
+    for (const [hour, count] of delta.hours) bumpHour.run(delta.issueId, hour, count);
+    for (const tag of delta.tags.values()) bumpTag.run(delta.issueId, tag.key, tag.value, tag.count, tag.firstSeen, tag.lastSeen);
   }
 
-  const commitAll = db.transaction((records: IngestRecord[]) =>
-    records.map((record) => (record.kind === "event" ? writeEvent(record) : writeOutcome(record))),
-  );
+  const commitAll = db.transaction((records: IngestRecord[]) => {
+    const deltas = new IssueDeltas();
+    const outcomes = new OutcomeSums();
+    const results = records.map((record): IngestRecordResult => {
+      if (record.kind === "event") return writeEvent(record, deltas);
+      outcomes.add(record);
+      return { kind: "outcome" };
+    });
+    for (const delta of deltas.values()) applyIssueDelta(delta);
+    for (const o of outcomes.values()) bumpOutcome.run(o.projectId, o.hour, o.outcome, o.category, o.reason, o.quantity);
+    return results;
+  });
 
   return {
     async commit(records) {

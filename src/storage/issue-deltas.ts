@@ -1,0 +1,115 @@
+/**
+ * What one committed batch changes per issue, summed before anything is written: a batch of 500
+ * events of one issue becomes one issue update, one update per (tag, value) and per hour instead of
+ * 500 of each. Engine-independent; every engine applies the same deltas.
+ */
+import type { NormalizedEvent } from "../processing/types";
+import type { IngestRecord } from "./types";
+
+export const HOUR_MS = 3_600_000;
+
+export interface TagDelta {
+  key: string;
+  value: string;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+export interface IssueDelta {
+  issueId: number;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+  /** From the newest event of the batch, which is what the issue shows. */
+  title: string;
+  culprit: string;
+  level: string;
+  firstRelease: string | null;
+  lastRelease: string | null;
+  userKeys: Set<string>;
+  /** Hour start (Unix ms) → events. */
+  hours: Map<number, number>;
+  tags: Map<string, TagDelta>;
+}
+
+export interface DeltaInput {
+  event: NormalizedEvent;
+  seenAt: number;
+  title: string;
+  culprit: string;
+  userKey: string | null;
+}
+
+export class IssueDeltas {
+  private readonly byIssue = new Map<number, IssueDelta>();
+
+  add(issueId: number, { event, seenAt, title, culprit, userKey }: DeltaInput): void {
+    let delta = this.byIssue.get(issueId);
+    if (!delta) {
+      delta = {
+        issueId, count: 0, firstSeen: seenAt, lastSeen: seenAt, title, culprit, level: event.level,
+        firstRelease: null, lastRelease: null, userKeys: new Set(), hours: new Map(), tags: new Map(),
+      };
+      this.byIssue.set(issueId, delta);
+    }
+    delta.count++;
+    if (seenAt < delta.firstSeen) delta.firstSeen = seenAt;
+    if (seenAt >= delta.lastSeen) {
+      delta.lastSeen = seenAt;
+      delta.title = title;
+      delta.culprit = culprit;
+      delta.level = event.level;
+    }
+    if (event.release) {
+      delta.firstRelease ??= event.release;
+      delta.lastRelease = event.release;
+    }
+    if (userKey !== null) delta.userKeys.add(userKey);
+    const hour = Math.floor(seenAt / HOUR_MS) * HOUR_MS;
+    delta.hours.set(hour, (delta.hours.get(hour) ?? 0) + 1);
+    for (const [key, value] of event.tags) {
+      const id = `${key}\u0000${value}`;
+      const tag = delta.tags.get(id);
+      if (tag) {
+        tag.count++;
+        tag.firstSeen = Math.min(tag.firstSeen, seenAt);
+        tag.lastSeen = Math.max(tag.lastSeen, seenAt);
+      } else {
+        delta.tags.set(id, { key, value, count: 1, firstSeen: seenAt, lastSeen: seenAt });
+      }
+    }
+  }
+
+  values(): IterableIterator<IssueDelta> {
+    return this.byIssue.values();
+  }
+}
+
+export interface OutcomeSum {
+  projectId: number;
+  hour: number;
+  outcome: string;
+  category: string;
+  /** "" when there is none: it is part of the counter's key. */
+  reason: string;
+  quantity: number;
+}
+
+/** Outcomes of one batch summed per (project, hour, outcome, category, reason). */
+export class OutcomeSums {
+  private readonly sums = new Map<string, OutcomeSum>();
+
+  add(record: Extract<IngestRecord, { kind: "outcome" }>): void {
+    const hour = Math.floor(record.timestamp / HOUR_MS) * HOUR_MS;
+    const reason = record.reason ?? "";
+    const id = [record.projectId, hour, record.outcome, record.category, reason].join("\u0000");
+    const sum = this.sums.get(id);
+    if (sum) sum.quantity += record.quantity;
+    else this.sums.set(id, { projectId: Number(record.projectId), hour, outcome: record.outcome, category: record.category, reason, quantity: record.quantity });
+  }
+
+  values(): IterableIterator<OutcomeSum> {
+    return this.sums.values();
+  }
+}
