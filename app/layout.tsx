@@ -3,9 +3,15 @@ import type { ReactNode } from "react";
 import { readThemeChoice } from "@/components/theme";
 import "./globals.css";
 
+const ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="11" fill="#6a3fd1"/>' +
+  '<circle cx="12" cy="12" r="6" fill="none" stroke="#fff" stroke-width="2"/><circle cx="12" cy="12" r="2" fill="#fff"/></svg>';
+
 export const metadata: Metadata = {
   title: { default: "Periscope", template: "%s · Periscope" },
   description: "Self-hosted error monitoring for Sentry SDKs",
+  // Inline so the icon needs no file and no extra route.
+  icons: { icon: `data:image/svg+xml,${encodeURIComponent(ICON)}` },
 };
 
 export const viewport: Viewport = {

@@ -57,7 +57,7 @@ export async function AppShell({
           <span className="text-line-strong" aria-hidden>
             /
           </span>
-          <span className="max-w-[9rem] truncate font-medium sm:max-w-none" title={organization.name} data-testid="org-name">
+          <span className="max-w-[7rem] truncate font-medium sm:max-w-none" title={organization.name} data-testid="org-name">
             {organization.name}
           </span>
           {project ? (
@@ -67,7 +67,7 @@ export async function AppShell({
               </span>
               <Dropdown
                 label={`Project: ${project.name}. Switch project`}
-                summary={<span className="max-w-[10rem] truncate sm:max-w-[16rem]">{project.name}</span>}
+                summary={<span className="max-w-[8rem] truncate sm:max-w-[16rem]">{project.name}</span>}
               >
                 <p className="px-2 pt-1.5 pb-1 text-[11px] font-semibold tracking-wide text-subtle uppercase">Projects</p>
                 <ul>

@@ -16,18 +16,20 @@ export function DsnField({ dsn, label = "DSN" }: { dsn: string; label?: string }
 }
 
 /** DSN, SDK snippets and a curl line that sends a first event without installing anything. */
-export function SetupGuide({ dsn, storeUrl }: { dsn: string; storeUrl: string }) {
+export function SetupGuide({ dsn, storeUrl, showDsn = true }: { dsn: string; storeUrl: string; showDsn?: boolean }) {
   const curl = `curl -X POST '${storeUrl}' \\
   -H 'Content-Type: application/json' \\
   -d '{"message":"Hello from Periscope","level":"info"}'`;
   return (
     <div className="space-y-4">
+      {showDsn ? (
+        <div>
+          <h3 className="mb-1.5 text-sm font-semibold">1. Your DSN</h3>
+          <DsnField dsn={dsn} />
+        </div>
+      ) : null}
       <div>
-        <h3 className="mb-1.5 text-sm font-semibold">1. Your DSN</h3>
-        <DsnField dsn={dsn} />
-      </div>
-      <div>
-        <h3 className="mb-1.5 text-sm font-semibold">2. Set up the SDK</h3>
+        <h3 className="mb-1.5 text-sm font-semibold">{showDsn ? "2. Set up the SDK" : "Install and configure"}</h3>
         <SnippetTabs snippets={setupSnippets(dsn)} />
       </div>
       <div>

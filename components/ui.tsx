@@ -5,10 +5,10 @@ import { formatAbsolute, formatRelative } from "./format";
 
 export const buttonClass = {
   primary:
-    "inline-flex items-center justify-center gap-1.5 rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg shadow-sm hover:opacity-90 disabled:opacity-60",
+    "inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg shadow-sm hover:opacity-90 disabled:opacity-60",
   secondary:
-    "inline-flex items-center justify-center gap-1.5 rounded-md border border-line bg-surface px-3 py-1.5 text-sm font-medium text-fg shadow-sm hover:border-line-strong hover:bg-surface-2 disabled:opacity-60",
-  ghost: "inline-flex items-center justify-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium text-muted hover:bg-surface-2 hover:text-fg",
+    "inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-md border border-line bg-surface px-3 py-1.5 text-sm font-medium text-fg shadow-sm hover:border-line-strong hover:bg-surface-2 disabled:opacity-60",
+  ghost: "inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm font-medium text-muted hover:bg-surface-2 hover:text-fg",
 } as const;
 
 export const inputClass =
@@ -160,13 +160,13 @@ export function EmptyState({ title, children, icon }: { title: string; children?
 }
 
 /** Rows of label → value; values may be anything renderable. */
-export function KeyValueTable({ rows }: { rows: [string, ReactNode][] }) {
+export function KeyValueTable({ rows, compact = false }: { rows: [string, ReactNode][]; compact?: boolean }) {
   return (
     <table className="w-full table-fixed text-[13px]">
       <tbody>
         {rows.map(([key, value], index) => (
           <tr key={`${key}-${index}`} className="border-t border-line first:border-t-0">
-            <th scope="row" className="w-1/3 px-3 py-1.5 text-left align-top font-medium [overflow-wrap:anywhere] text-muted sm:w-48">
+            <th scope="row" className={`${compact ? "w-24" : "w-2/5 sm:w-48"} px-3 py-1.5 text-left align-top font-medium break-words text-muted`}>
               {key}
             </th>
             <td className="px-3 py-1.5 align-top font-mono text-xs leading-5 [overflow-wrap:anywhere] whitespace-pre-wrap">{value}</td>

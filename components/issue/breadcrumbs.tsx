@@ -9,46 +9,49 @@ const levelText: Record<Level, string> = {
   debug: "text-subtle",
 };
 
-/** Newest first, as Sentry lists them; times are UTC clock times (they are read against each other). */
+const levelDot: Record<Level, string> = {
+  fatal: "bg-red-700",
+  error: "bg-red-500",
+  warning: "bg-amber-500",
+  info: "bg-sky-500",
+  debug: "bg-zinc-400",
+};
+
+/** Grid columns: on phones type and time share a line and the description goes below. */
+const rowClass = "grid grid-cols-[1fr_auto] gap-x-3 px-3 sm:grid-cols-[9rem_minmax(0,1fr)_4.5rem_6.5rem]";
+
+/**
+ * Newest first, as Sentry lists them; times are UTC clock times (they are read against each other).
+ * A long trail scrolls inside its box so the sections below stay in reach.
+ */
 export function Breadcrumbs({ breadcrumbs }: { breadcrumbs: Breadcrumb[] }) {
   const newestFirst = [...breadcrumbs].reverse();
   return (
-    <div className="overflow-x-auto rounded-lg border border-line bg-surface">
-      <table className="w-full min-w-[36rem] text-left text-xs">
-        <thead className="bg-surface-2 text-[11px] tracking-wide text-muted uppercase">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Type
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Description
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Level
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Time (UTC)
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {newestFirst.map((crumb, index) => (
-            <tr key={index} className="border-t border-line align-top">
-              <td className="px-3 py-1.5 whitespace-nowrap">
-                <span className="font-medium">{crumb.category ?? crumb.type ?? "default"}</span>
-                {crumb.category && crumb.type && crumb.type !== "default" ? <span className="block text-subtle">{crumb.type}</span> : null}
-              </td>
-              <td className="px-3 py-1.5 font-mono [overflow-wrap:anywhere]">
-                {describe(crumb)}
-              </td>
-              <td className={`px-3 py-1.5 whitespace-nowrap ${levelText[crumb.level ?? "info"]}`}>{crumb.level ?? "info"}</td>
-              <td className="px-3 py-1.5 text-right font-mono whitespace-nowrap text-muted" title={formatAbsolute(crumb.timestamp * 1000)}>
+    <div className="overflow-hidden rounded-lg border border-line bg-surface text-xs" data-testid="breadcrumbs">
+      <div className={`${rowClass} hidden bg-surface-2 py-2 text-[11px] font-semibold tracking-wide text-muted uppercase sm:grid`} aria-hidden>
+        <span>Type</span>
+        <span>Description</span>
+        <span>Level</span>
+        <span className="text-right">Time (UTC)</span>
+      </div>
+      <ol className="max-h-[30rem] overflow-y-auto">
+        {newestFirst.map((crumb, index) => {
+          const level = crumb.level ?? "info";
+          return (
+            <li key={index} className={`${rowClass} border-t border-line py-1.5 first:border-t-0 sm:first:border-t`}>
+              <span className="order-1 flex min-w-0 items-center gap-1.5 font-medium">
+                <span aria-hidden className={`size-1.5 shrink-0 rounded-full ${levelDot[level]}`} />
+                <span className="truncate">{crumb.category ?? crumb.type ?? "default"}</span>
+              </span>
+              <span className="order-3 col-span-2 font-mono [overflow-wrap:anywhere] sm:order-2 sm:col-span-1">{describe(crumb)}</span>
+              <span className={`hidden sm:order-3 sm:block ${levelText[level]}`}>{level}</span>
+              <span className="order-2 text-right font-mono text-muted sm:order-4" title={formatAbsolute(crumb.timestamp * 1000)}>
                 {formatClock(crumb.timestamp * 1000)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </span>
+            </li>
+          );
+        })}
+      </ol>
     </div>
   );
 }

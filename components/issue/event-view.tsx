@@ -38,12 +38,13 @@ export function EventView({ view, organizationSlug, now }: { view: IssueEventVie
         <Section title="Issue" id="issue-meta">
           <Card className="overflow-hidden">
             <KeyValueTable
+              compact
               rows={[
                 ["short id", issue.shortId],
+                ["issue id", issue.id],
                 ["project", project.slug],
-                ["grouping", issue.groupingStrategy],
-                ["first seen", formatAbsolute(issue.firstSeen)],
-                ["last seen", formatAbsolute(issue.lastSeen)],
+                ["type", issue.type],
+                ["grouped by", issue.groupingStrategy],
               ]}
             />
           </Card>

@@ -59,11 +59,11 @@ export function IssueFilters({ action, values, options }: { action: string; valu
           name="query"
           type="search"
           defaultValue={values.query}
-          placeholder="Search title, culprit, short id — or tag:value (browser:Chrome)"
+          placeholder="Search issues, or tag:value"
           className={`${inputClass} pl-8`}
         />
       </div>
-      <div className="flex flex-wrap items-center gap-2">
+      <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:items-center">
         <Select label="Status" name="status" value={values.status} onPick={navigate}>
           <option value="unresolved">Unresolved</option>
           <option value="resolved">Resolved</option>
@@ -126,12 +126,12 @@ function Select({
   children: ReactNode;
 }) {
   return (
-    <label className="flex items-center">
+    <label className="flex min-w-0 items-center">
       <span className="sr-only">{label}</span>
       <select
         name={name}
         defaultValue={value}
-        className={`${selectClass} max-w-[11rem]`}
+        className={`${selectClass} w-full sm:w-auto sm:max-w-[13rem]`}
         onChange={(event) => {
           if (event.currentTarget.form) onPick(event.currentTarget.form);
         }}

@@ -18,7 +18,7 @@ export function IssueRow({ issue, href, now }: { issue: IssueWithStats; href: st
       >
         <LevelBar level={issue.level} />
         <div className="min-w-0">
-          <p className="truncate font-semibold text-fg" title={issue.title}>
+          <p className="line-clamp-2 font-semibold [overflow-wrap:anywhere] text-fg sm:line-clamp-1" title={issue.title}>
             {issue.title}
           </p>
           {issue.culprit ? (

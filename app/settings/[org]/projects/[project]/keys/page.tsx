@@ -66,7 +66,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
         {active ? (
           <Section title="Set up an SDK" id="setup">
             <Card className="p-4">
-              <SetupGuide dsn={dsnFor(publicUrl, active)} storeUrl={storeUrlFor(publicUrl, project.id, active.publicKey)} />
+              <SetupGuide dsn={dsnFor(publicUrl, active)} storeUrl={storeUrlFor(publicUrl, project.id, active.publicKey)} showDsn={false} />
             </Card>
           </Section>
         ) : null}
