@@ -235,6 +235,8 @@ describe("organizations, projects and keys", () => {
       "name: Invalid input: expected string, received number",
     ], { name: 5 });
     await expectError("GET", "/api/0/no-such-endpoint/", 404, "The requested resource does not exist");
+    await expectError("POST", "/api/0/organizations/", 405, 'Method "POST" not allowed.', {});
+    await expectError("DELETE", "/api/0/projects/default/default/keys/", 405, 'Method "DELETE" not allowed.');
   });
 });
 
@@ -410,6 +412,7 @@ describe("issues", () => {
       "Invalid input: expected object, received array",
     ], []);
     await expectError("PUT", "/api/0/issues/999999/", 404, "issue not found", { status: "resolved" });
+    await expectError("DELETE", target, 405, 'Method "DELETE" not allowed.');
     assert.equal(((await ok<Group>("GET", target)) as Json).status, "unresolved");
   });
 });

@@ -4,6 +4,7 @@ import { pageParamsOf } from "@/src/api/page-params";
 import { serializeEvent, serializeEventSummary } from "@/src/api/serializers/event";
 import { getRuntime } from "@/src/runtime";
 import { listEventNeighbours, listIssueEvents } from "@/src/services/projects/list-issue-events";
+import { methodNotAllowed } from "@/src/api/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -18,3 +19,8 @@ export const GET = handle<{ issueId: string }>(async (request, { issueId }) => {
     : events.items.map(serializeEventSummary);
   return json(body, 200, linkHeader(request, publicUrl, events.nextCursor));
 });
+
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

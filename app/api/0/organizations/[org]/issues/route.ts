@@ -4,6 +4,7 @@ import { issueListResponse } from "@/src/api/routes/issue-list";
 import { getRuntime } from "@/src/runtime";
 import { resolveOrganization } from "@/src/services/organizations/resolve";
 import { listProjects } from "@/src/services/projects/list-projects";
+import { methodNotAllowed } from "@/src/api/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -13,3 +14,8 @@ export const GET = handle<{ org: string }>(async (request, { org }) => {
   const projects = await listProjects(storage, organization, projectIdsOf(new URL(request.url)));
   return issueListResponse(request, organization, projects);
 });
+
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

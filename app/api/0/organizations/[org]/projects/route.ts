@@ -3,6 +3,7 @@ import { serializeProject } from "@/src/api/serializers/project";
 import { getRuntime } from "@/src/runtime";
 import { resolveOrganization } from "@/src/services/organizations/resolve";
 import { listProjects } from "@/src/services/projects/list-projects";
+import { methodNotAllowed } from "@/src/api/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -12,3 +13,8 @@ export const GET = handle<{ org: string }>(async (_request, { org }) => {
   const projects = await listProjects(storage, organization);
   return json(projects.map((project) => serializeProject(project, organization, publicUrl)));
 });
+
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

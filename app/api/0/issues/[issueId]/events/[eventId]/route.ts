@@ -2,6 +2,7 @@ import { handle, json } from "@/src/api/handle";
 import { serializeEvent } from "@/src/api/serializers/event";
 import { getRuntime } from "@/src/runtime";
 import { getIssueEvent, listEventNeighbours } from "@/src/services/projects/list-issue-events";
+import { methodNotAllowed } from "@/src/api/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -11,3 +12,8 @@ export const GET = handle<{ issueId: string; eventId: string }>(async (_request,
   const { event } = await getIssueEvent(storage, issueId, eventId);
   return json(serializeEvent(event, await listEventNeighbours(storage, event)));
 });
+
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

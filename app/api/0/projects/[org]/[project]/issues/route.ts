@@ -2,6 +2,7 @@ import { handle } from "@/src/api/handle";
 import { issueListResponse } from "@/src/api/routes/issue-list";
 import { getRuntime } from "@/src/runtime";
 import { resolveOrganization, resolveProject } from "@/src/services/organizations/resolve";
+import { methodNotAllowed } from "@/src/api/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -11,3 +12,8 @@ export const GET = handle<{ org: string; project: string }>(async (request, { or
   const organization = await resolveOrganization(storage, project.organizationId);
   return issueListResponse(request, organization, [project]);
 });
+
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

@@ -5,6 +5,7 @@ import { getRuntime } from "@/src/runtime";
 import { createKey, createKeyInput } from "@/src/services/keys/create-key";
 import { listKeys } from "@/src/services/keys/list-keys";
 import { resolveProject } from "@/src/services/organizations/resolve";
+import { methodNotAllowed } from "@/src/api/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -25,3 +26,7 @@ export const POST = handle<Params>(async (request, { org, project: slug }) => {
   runtime.invalidateKeys();
   return json(serializeProjectKey(key, runtime.publicUrl), 201);
 });
+
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

@@ -4,6 +4,7 @@ import { serializeProject } from "@/src/api/serializers/project";
 import { getRuntime } from "@/src/runtime";
 import { resolveOrganization } from "@/src/services/organizations/resolve";
 import { createProject, createProjectInput } from "@/src/services/projects/create-project";
+import { methodNotAllowed } from "@/src/api/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -16,3 +17,8 @@ export const POST = handle<{ org: string; team: string }>(async (request, { org 
   runtime.invalidateKeys();
   return json(serializeProject(project, organization, runtime.publicUrl), 201);
 });
+
+export const GET = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

@@ -4,6 +4,7 @@ import { getRuntime } from "@/src/runtime";
 import { getEvent } from "@/src/services/events/get-event";
 import { resolveProject } from "@/src/services/organizations/resolve";
 import { listEventNeighbours } from "@/src/services/projects/list-issue-events";
+import { methodNotAllowed } from "@/src/api/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -13,3 +14,8 @@ export const GET = handle<{ org: string; project: string; eventId: string }>(asy
   const event = await getEvent(storage, project, params.eventId);
   return json(serializeEvent(event, await listEventNeighbours(storage, event)));
 });
+
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;
