@@ -9,6 +9,9 @@ const MiB = 1024 * 1024;
 
 const bytes = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** Region names appear in the tunnel URL (`&r=`); keep them to a safe alphabet. */
+const REGION_NAME = /^[a-z0-9-]{1,32}$/;
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default("127.0.0.1"),
@@ -24,6 +27,15 @@ const schema = z.object({
   WRITER_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(2),
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  SELF_MONITORING: z.enum(["local", "off", "upstream"]).default("local"),
+  SELF_MONITORING_DSN: z
+    .string()
+    .regex(/^https?:\/\/[0-9a-fA-F]{32}@[^/\s]+(\/[^\s]*)?\/\d+$/, "must be a DSN: http(s)://<32 hex key>@host[/path]/<project id>")
+    .optional(),
+  SELF_MONITORING_ORG_ID: z.string().regex(/^\d+$/, "must be a numeric organisation id").optional(),
+  REGION: z.string().regex(REGION_NAME, "must be 1-32 lower-case letters, digits or '-'").optional(),
+  REGIONS: z.string().optional(),
+  ENABLE_TEST_HOOKS: z.enum(["true", "false", "1", "0"]).default("false"),
 });
 
 export interface Config {
@@ -46,6 +58,20 @@ export interface Config {
     maxPending: number;
   };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /**
+   * Where Periscope's own monitoring data goes: its internal "periscope" project (local), nowhere
+   * (off), or an upstream Sentry-compatible server, through the same /monitoring tunnel.
+   */
+  selfMonitoring:
+    | { mode: "local" }
+    | { mode: "off" }
+    | { mode: "upstream"; dsn: string; organizationId: string };
+  /** This server's own region name; null when regions are not used. */
+  region: string | null;
+  /** Other regions the tunnel may forward to: name → base URL (no trailing slash). */
+  regions: Record<string, string>;
+  /** Routes that raise errors on purpose, for the fallback-page tests. Never enable in production. */
+  testHooks: boolean;
 }
 
 export class ConfigError extends Error {
@@ -66,6 +92,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
   const c = parsed.data;
+  const problems: string[] = [];
+  const regions = parseRegions(c.REGIONS, problems);
+  if (c.SELF_MONITORING === "upstream" && !c.SELF_MONITORING_DSN) {
+    problems.push("SELF_MONITORING_DSN: required when SELF_MONITORING=upstream");
+  }
+  if (c.REGION && c.REGION in regions) problems.push(`REGIONS: must not list this server's own region "${c.REGION}"`);
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: c.PORT,
     host: c.HOST,
@@ -78,5 +111,45 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     writer: { flushMs: c.WRITER_FLUSH_MS, maxPending: c.WRITER_MAX_PENDING },
     logLevel: c.LOG_LEVEL,
+    selfMonitoring:
+      c.SELF_MONITORING === "upstream" && c.SELF_MONITORING_DSN
+        ? {
+            mode: "upstream",
+            dsn: c.SELF_MONITORING_DSN,
+            organizationId: c.SELF_MONITORING_ORG_ID ?? saasOrganizationId(c.SELF_MONITORING_DSN) ?? "0",
+          }
+        : { mode: c.SELF_MONITORING === "off" ? "off" : "local" },
+    region: c.REGION ?? null,
+    regions,
+    testHooks: c.ENABLE_TEST_HOOKS === "true" || c.ENABLE_TEST_HOOKS === "1",
   };
+}
+
+/** `REGIONS=us=https://us.example.com,eu=https://eu.example.com` → { us: ..., eu: ... }. */
+function parseRegions(raw: string | undefined, problems: string[]): Record<string, string> {
+  const regions: Record<string, string> = {};
+  for (const entry of (raw ?? "").split(",").map((part) => part.trim()).filter(Boolean)) {
+    const separator = entry.indexOf("=");
+    const name = entry.slice(0, separator);
+    const base = entry.slice(separator + 1);
+    let url: URL | null = null;
+    try {
+      url = new URL(base);
+    } catch {
+      url = null;
+    }
+    if (separator <= 0 || !REGION_NAME.test(name)) {
+      problems.push(`REGIONS: "${entry}" must be <name>=<base URL> with a name of lower-case letters, digits or '-'`);
+    } else if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username) {
+      problems.push(`REGIONS: "${name}" needs an http(s) base URL without query, fragment or credentials`);
+    } else {
+      regions[name] = url.toString().replace(/\/+$/, "");
+    }
+  }
+  return regions;
+}
+
+/** Sentry SaaS DSNs carry the organisation id in the host: o123.ingest[.us].sentry.io. */
+function saasOrganizationId(dsn: string): string | null {
+  return /@o(\d+)\.ingest\./.exec(dsn)?.[1] ?? null;
 }

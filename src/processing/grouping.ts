@@ -82,7 +82,7 @@ function stacktraceComponents(exceptions: ExceptionValue[]): string[] | null {
   return contributing > 0 ? components : null;
 }
 
-function describe(event: NormalizedEvent): Pick<GroupingResult, "title" | "culprit" | "metadata"> {
+function describe(event: NormalizedEvent): Pick<GroupingResult, "title" | "culprit" | "metadata" | "eventType"> {
   const thrown = errorExceptions(event).at(-1);
   const frame = crashFrame(event);
   const location = frame && `${frame.module ?? frame.filename ?? frame.abs_path ?? "?"} in ${cleanFunction(frame.function) ?? "?"}`;
@@ -96,9 +96,9 @@ function describe(event: NormalizedEvent): Pick<GroupingResult, "title" | "culpr
       filename: frame?.filename ?? frame?.abs_path,
       function: frame?.function,
     });
-    return { title, culprit, metadata };
+    return { title, culprit, metadata, eventType: "error" };
   }
   const message = event.logentry?.formatted.trim().split(/\r?\n/)[0];
   const title = message ? clip(message, MAX_TITLE) : UNLABELED;
-  return { title, culprit, metadata: { title } };
+  return { title, culprit, metadata: { title }, eventType: "default" };
 }

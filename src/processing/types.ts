@@ -151,4 +151,9 @@ export interface GroupingResult {
   title: string;
   culprit: string;
   metadata: IssueMetadata;
+  /**
+   * Sentry's event type: "error" when an exception describes what failed, "default" otherwise
+   * (messages, including SDK 11 messages that carry a synthetic exception for their stack).
+   */
+  eventType: "error" | "default";
 }

@@ -143,8 +143,8 @@ describe("@sentry/node against Periscope", () => {
     assert.deepStrictEqual(message?.data, { formatted: "disk almost full", message: "disk almost full", params: null });
     const issue = await issueOf(event);
     assert.deepStrictEqual(
-      { title: issue.title, level: issue.level, metadata: issue.metadata, count: issue.count },
-      { title: "disk almost full", level: "warning", metadata: { title: "disk almost full" }, count: "1" },
+      { title: issue.title, level: issue.level, type: issue.type, metadata: issue.metadata, count: issue.count },
+      { title: "disk almost full", level: "warning", type: "default", metadata: { title: "disk almost full" }, count: "1" },
     );
   });
 

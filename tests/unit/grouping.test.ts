@@ -65,6 +65,7 @@ describe("grouping real @sentry/node events", () => {
     const payment = await sdkGroup(captureThrown(() => failPayment("x")));
     const shipping = await sdkGroup(captureThrown(() => failShipping("x")));
     assert.equal(shipping.strategy, "stacktrace");
+    assert.equal(shipping.eventType, "error");
     assert.notEqual(payment.hash, shipping.hash);
   });
 
@@ -75,6 +76,7 @@ describe("grouping real @sentry/node events", () => {
     assert.equal(first?.strategy, "message");
     assert.equal(first?.hash, second?.hash);
     assert.deepEqual(first?.metadata, { title: "queue has 3 jobs pending" });
+    assert.equal(first?.eventType, "default");
     assert.equal(second?.title, "queue has 1500 jobs pending");
     const other = await sdkGroup(() => Sentry.captureMessage("queue has 3 workers idle"));
     assert.notEqual(other.hash, first?.hash);
@@ -214,6 +216,7 @@ describe("exception and message grouping", () => {
       title: "KeyError: missing key 42",
       culprit: "",
       metadata: { type: "KeyError", value: "missing key 42" },
+      eventType: "error",
     });
   });
 
@@ -256,7 +259,7 @@ describe("exception and message grouping", () => {
 
   test("an event with nothing to group by falls back to one shared group", () => {
     const result = group({});
-    assert.deepEqual(result, { hash: result.hash, strategy: "fallback", config: GROUPING_CONFIG, title: "<unlabeled event>", culprit: "", metadata: { title: "<unlabeled event>" } });
+    assert.deepEqual(result, { hash: result.hash, strategy: "fallback", config: GROUPING_CONFIG, title: "<unlabeled event>", culprit: "", metadata: { title: "<unlabeled event>" }, eventType: "default" });
     assert.equal(group({ level: "info" }).hash, result.hash);
     assert.notEqual(group({ message: "x" }).hash, result.hash);
   });

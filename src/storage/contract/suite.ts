@@ -34,7 +34,10 @@ function event(id: number, overrides: Partial<NormalizedEvent> = {}): Normalized
 }
 
 function grouping(hash: string, title = "TypeError: x is undefined"): GroupingResult {
-  return { hash: hash.padEnd(32, "0"), strategy: "exception", config: "test:1", title, culprit: "app in main", metadata: { type: "TypeError", value: "x is undefined" } };
+  return {
+    hash: hash.padEnd(32, "0"), strategy: "exception", config: "test:1", title, culprit: "app in main",
+    metadata: { type: "TypeError", value: "x is undefined" }, eventType: "error",
+  };
 }
 
 const eventRecord = (project: Project, e: NormalizedEvent, g: GroupingResult, userKey: string | null = null): IngestRecord => ({

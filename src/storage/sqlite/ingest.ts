@@ -73,10 +73,9 @@ export function sqliteIngest(db: Db): IngestStore {
     let issueId = findIssue.get(projectId, grouping.config, grouping.hash)?.id;
     if (issueId === undefined) {
       const seq = nextSeq.get(projectId)?.last_issue_seq ?? 0;
-      const type = event.exception.length > 0 ? "error" : "default";
       issueId = insertIssue.get(
         projectId, grouping.config, grouping.hash, grouping.strategy, seq, grouping.title, grouping.culprit,
-        event.level, type, JSON.stringify(grouping.metadata), seenAt, seenAt,
+        event.level, grouping.eventType, JSON.stringify(grouping.metadata), seenAt, seenAt,
       )!.id;
     }
     const received = Math.round(event.received * 1000);
