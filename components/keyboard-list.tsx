@@ -36,6 +36,8 @@ export function KeyboardList({ children, className }: { children: ReactNode; cla
       item?.scrollIntoView({ block: "nearest" });
     }
     document.addEventListener("keydown", onKeyDown);
+    // Marks the list as interactive (hydrated), for people's tools and for tests alike.
+    ref.current?.setAttribute("data-keyboard-nav", "ready");
     return () => document.removeEventListener("keydown", onKeyDown);
   }, []);
 

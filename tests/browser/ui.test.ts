@@ -111,7 +111,8 @@ describe("Periscope UI in Chromium", () => {
     assert.match(rowText, new RegExp(`^Error: ${ERROR_MESSAGE}$`, "m"));
     assert.match(rowText, /\bDEFAULT-\d+\b/);
 
-    // Keyboard: j focuses the first row, Enter opens it.
+    // Keyboard: j focuses the first row, Enter opens it (once the list is hydrated).
+    await page.locator("[data-keyboard-nav=ready]").waitFor();
     await page.keyboard.press("j");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "issue-row");
     await Promise.all([page.waitForURL(/\/issues\/\d+$/), page.keyboard.press("Enter")]);
@@ -129,7 +130,7 @@ describe("Periscope UI in Chromium", () => {
     assert.equal(await page.getByTestId("issue-status").innerText(), "New");
 
     await page.getByRole("button", { name: "Resolve", exact: true }).click();
-    await page.getByTestId("issue-status").filter({ hasText: "Resolved" }).waitFor();
+    await page.getByTestId("issue-status").filter({ hasText: /^Resolved$/ }).waitFor();
     await page.getByRole("button", { name: "Unresolve", exact: true }).waitFor();
     await page.reload();
     assert.equal(await page.getByTestId("issue-status").innerText(), "Resolved");
@@ -165,5 +166,33 @@ describe("Periscope UI in Chromium", () => {
     const initSnippet = await waiting.locator("pre", { hasText: "Sentry.init" }).innerText();
     assert.ok(initSnippet.includes(`dsn: "${keysDsn}"`), `the setup snippet carries the DSN:\n${initSnippet}`);
     assert.equal(await page.getByTestId("issue-row").count(), 0);
+  });
+
+  test("the theme choice is stored in a cookie and rendered by the server", { timeout: 30_000 }, async () => {
+    const context = await browser.newContext({ colorScheme: "light" });
+    const themed = await context.newPage();
+    await themed.goto(`${periscope.baseUrl}/organizations/${periscope.organizationSlug}/projects`);
+    const theme = () => themed.evaluate(() => document.documentElement.getAttribute("data-theme"));
+    assert.equal(await theme(), null, "no stored choice: the page follows prefers-color-scheme");
+    const toggle = themed.getByTestId("theme-toggle");
+    await toggle.click();
+    assert.equal(await theme(), "light");
+    await toggle.click();
+    assert.equal(await theme(), "dark");
+    await themed.reload();
+    assert.equal(await theme(), "dark", "the server renders the stored choice, so there is no flash");
+    assert.equal(await themed.evaluate(() => getComputedStyle(document.documentElement).colorScheme), "dark");
+    await toggle.click();
+    assert.equal(await theme(), null);
+    assert.deepEqual((await context.cookies()).filter((cookie) => cookie.name === "theme"), []);
+    await context.close();
+  });
+
+  test("unknown organisations and issues answer 404", { timeout: 30_000 }, async () => {
+    const org = await page.goto(`${periscope.baseUrl}/organizations/no-such-org/issues`);
+    assert.equal(org?.status(), 404);
+    const issue = await page.goto(`${periscope.baseUrl}/organizations/${periscope.organizationSlug}/issues/999999`);
+    assert.equal(issue?.status(), 404);
+    await page.getByRole("heading", { name: "Not found" }).waitFor();
   });
 });

@@ -70,7 +70,7 @@ async function ProjectIssues({
 }) {
   const { storage } = getRuntime();
   // The UI lists unresolved issues unless asked otherwise; "all" lifts the status filter.
-  const status = search.status ?? "unresolved";
+  const status = search.status || "unresolved";
   const filters = Object.fromEntries(FILTER_KEYS.map((key) => [key, search[key]]));
   let listParams: IssueListParams | null = null;
   let page: Page<IssueWithStats> = { items: [], nextCursor: null };
@@ -91,7 +91,7 @@ async function ProjectIssues({
     level: search.level ?? "",
     release: search.release ?? "",
     environment: search.environment ?? "",
-    sort: search.sort ?? "date",
+    sort: search.sort || "date",
   };
   const keepParams = { project: project.id, ...filters };
   const filtered = FILTER_KEYS.some((key) => key !== "sort" && key !== "status" && search[key]) || status !== "unresolved";

@@ -55,15 +55,15 @@ export default async function IssueEventsPage({ params, searchParams }: Props) {
             </EmptyState>
           ) : (
             <KeyboardList className="overflow-x-auto">
-              <table className="w-full min-w-[40rem] text-left text-sm">
+              <table className="w-full text-left text-sm">
                 <thead className="bg-surface-2 text-xs tracking-wide text-muted uppercase">
                   <tr>
                     <th scope="col" className="px-4 py-2 font-semibold">Event</th>
                     <th scope="col" className="px-4 py-2 font-semibold">Seen</th>
                     <th scope="col" className="px-4 py-2 font-semibold">Release</th>
-                    <th scope="col" className="px-4 py-2 font-semibold">Environment</th>
-                    <th scope="col" className="px-4 py-2 font-semibold">User</th>
-                    <th scope="col" className="px-4 py-2 font-semibold">Browser / OS</th>
+                    <th scope="col" className="hidden px-4 py-2 font-semibold md:table-cell">Environment</th>
+                    <th scope="col" className="hidden px-4 py-2 font-semibold md:table-cell">User</th>
+                    <th scope="col" className="hidden px-4 py-2 font-semibold md:table-cell">Browser / OS</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -110,9 +110,9 @@ function EventRow({ event, href, now }: { event: StoredEvent; href: string; now:
         <RelativeTime ms={event.timestamp} now={now} />
       </td>
       <td className="max-w-48 truncate px-4 py-2 font-mono text-xs">{payload.release ?? <span className="text-subtle">—</span>}</td>
-      <td className="px-4 py-2">{payload.environment}</td>
-      <td className="max-w-48 truncate px-4 py-2">{user ?? <span className="text-subtle">—</span>}</td>
-      <td className="px-4 py-2 text-muted">{client || "—"}</td>
+      <td className="hidden px-4 py-2 md:table-cell">{payload.environment}</td>
+      <td className="hidden max-w-48 truncate px-4 py-2 md:table-cell">{user ?? <span className="text-subtle">—</span>}</td>
+      <td className="hidden px-4 py-2 text-muted md:table-cell">{client || "—"}</td>
     </tr>
   );
 }
