@@ -9,7 +9,7 @@ import path from "node:path";
 import next from "next";
 import { ConfigError, loadConfig, type Config } from "./src/config";
 import { AppError } from "./src/errors";
-import { handleIngest, sendIngestError } from "./src/ingest/http";
+import { handleIngest, sendIngestError, type IngestDeps } from "./src/ingest/http";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { GroupCommitWriter } from "./src/ingest/writer";
@@ -38,10 +38,22 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   const defaults = await ensureDefaults(storage);
   const keys = new KeyCache(storage);
   const writer = new GroupCommitWriter(storage.ingest, config.writer);
-  const deps = { config, keys, registry: createItemRegistry(config.limits), writer, logger };
 
   const app = next({ dev: options.dev, dir: path.resolve(import.meta.dirname) });
   const nextHandler = app.getRequestHandler();
+
+  // Known once the port is bound (PORT=0 picks one); requests only arrive after that.
+  let publicUrl = "";
+  const deps: IngestDeps = {
+    config,
+    get publicUrl() {
+      return publicUrl;
+    },
+    keys,
+    registry: createItemRegistry(config.limits),
+    writer,
+    logger,
+  };
 
   const server = createServer((req, res) => {
     let route: IngestRoute | null;
@@ -66,6 +78,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   });
   const port = (server.address() as AddressInfo).port;
   const url = publicUrlOf(config, port);
+  publicUrl = url;
   setRuntime({ config, storage, publicUrl: url, invalidateKeys: () => keys.invalidate() });
   await app.prepare();
 

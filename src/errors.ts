@@ -12,6 +12,7 @@ export type AppErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
+  | "bad_gateway"
   | "unavailable";
 
 export class AppError extends Error {
@@ -49,6 +50,8 @@ export function httpStatusOf(code: AppErrorCode): number {
       return 415;
     case "rate_limited":
       return 429;
+    case "bad_gateway":
+      return 502;
     case "unavailable":
       return 503;
   }

@@ -1,25 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Config } from "../config";
 import { AppError, errorBody, httpStatusOf } from "../errors";
-import type { ItemRegistry } from "../items";
-import type { ItemContext } from "../items/types";
-import type { Logger } from "../logger";
+import { acceptAuthenticated, type IngestDeps } from "./accept";
 import { credentialsFromEnvelopeHeader, extractRequestCredentials, parseDsn, type Credentials } from "./auth";
 import { readBody } from "./body";
 import { setCorsHeaders } from "./cors";
 import { parseEnvelope, readEnvelopeHeader, type Envelope } from "./envelope";
-import type { KeyCache } from "./keys";
-import { processEnvelope, processStoreBody, type Processed } from "./pipeline";
+import type { Processed } from "./pipeline";
 import type { IngestRoute } from "./route";
-import type { GroupCommitWriter } from "./writer";
+import { tunnel } from "./tunnel";
 
-export interface IngestDeps {
-  config: Config;
-  keys: KeyCache;
-  registry: ItemRegistry;
-  writer: GroupCommitWriter;
-  logger: Logger;
-}
+export type { IngestDeps } from "./accept";
 
 /**
  * The ingest door: route + auth → body → envelope → items → group commit → 200 {id}.
@@ -34,15 +24,28 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
   }
   try {
     if (req.method !== "POST") throw new AppError("method_not_allowed", `method not allowed: ${req.method ?? "?"} (use POST)`);
-    const processed = await receive(req, route, deps);
-    await deps.writer.submit(processed.records);
-    send(res, 200, processed.eventId ? { id: processed.eventId } : {});
+    if (route.endpoint === "tunnel") {
+      const result = await tunnel(req, route, deps);
+      if (result.kind === "forwarded") {
+        res.writeHead(result.status, { ...result.headers, "Content-Length": result.body.length }).end(result.body);
+        return;
+      }
+      await answer(res, result.processed, deps);
+      return;
+    }
+    await answer(res, await receive(req, route, deps), deps);
   } catch (error) {
     if (!(error instanceof AppError)) deps.logger.error("ingest failed", error);
     sendIngestError(res, error instanceof AppError ? error : new AppError("unavailable", "internal error while ingesting"));
     // A request refused before its body was read must not leave the socket half-read.
     if (!req.complete) req.resume();
   }
+}
+
+/** 200 only after the records are committed: acknowledged means stored. */
+async function answer(res: ServerResponse, processed: Processed, deps: IngestDeps): Promise<void> {
+  await deps.writer.submit(processed.records);
+  send(res, 200, processed.eventId ? { id: processed.eventId } : {});
 }
 
 /** Sentry-style error answer, with CORS so browser SDKs can read it. */
@@ -68,26 +71,7 @@ async function receive(req: IncomingMessage, route: IngestRoute, deps: IngestDep
     route.endpoint === "envelope" || (req.headers["content-type"] ?? "").startsWith("application/x-sentry-envelope");
   const envelope = asEnvelope ? parseEnvelope(body) : null;
   if (envelope && requestCredentials) checkHeaderDsn(envelope, requestCredentials, route);
-
-  const resolved = await deps.keys.resolve(credentials.publicKey);
-  if (!resolved || !resolved.key.isActive) {
-    throw new AppError("forbidden", "event submission rejected with_reason: ProjectId", ["unknown or disabled DSN key"]);
-  }
-  if (route.projectId !== null && route.projectId !== resolved.project.id) {
-    throw new AppError("forbidden", "event submission rejected with_reason: ProjectId", [
-      `the key belongs to project ${resolved.project.id}, not ${route.projectId}`,
-    ]);
-  }
-  const context: ItemContext = {
-    projectId: resolved.project.id,
-    envelopeHeaders: envelope?.headers ?? {},
-    receivedAt: Date.now(),
-    clientIp: req.socket.remoteAddress,
-    userAgent: req.headers["user-agent"],
-  };
-  return envelope
-    ? processEnvelope(envelope, deps.registry, context)
-    : processStoreBody(body, deps.config.limits.maxEventBytes, context);
+  return acceptAuthenticated(req, body, envelope, credentials, { projectId: route.projectId }, deps);
 }
 
 /** Request auth and the envelope header's dsn must name the same key and project (§2.2). */

@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 
-export type IngestEndpoint = "envelope" | "store";
+export type IngestEndpoint = "envelope" | "store" | "tunnel";
 
 export interface IngestRoute {
   endpoint: IngestEndpoint;
@@ -10,6 +10,8 @@ export interface IngestRoute {
 }
 
 const INGEST_PATH = /^\/api\/(?:([^/]+)\/)?(envelope|store)\/?$/;
+/** The UI's own monitoring tunnel (src/ingest/tunnel.ts). */
+const TUNNEL_PATH = /^\/monitoring\/?$/;
 
 /**
  * Matches the ingest door's paths; null means "not ours, hand to Next". Repeated slashes are
@@ -18,6 +20,8 @@ const INGEST_PATH = /^\/api\/(?:([^/]+)\/)?(envelope|store)\/?$/;
 export function matchIngestRoute(rawUrl: string): IngestRoute | null {
   const queryStart = rawUrl.indexOf("?");
   const pathname = (queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart)).replace(/\/{2,}/g, "/");
+  const query = new URLSearchParams(queryStart === -1 ? "" : rawUrl.slice(queryStart + 1));
+  if (TUNNEL_PATH.test(pathname)) return { endpoint: "tunnel", projectId: null, query };
   const match = INGEST_PATH.exec(pathname);
   if (!match) return null;
   const endpoint = match[2] as IngestEndpoint;
@@ -26,5 +30,5 @@ export function matchIngestRoute(rawUrl: string): IngestRoute | null {
   if (projectId !== null && !/^\d+$/.test(projectId)) {
     throw new AppError("bad_request", "bad project path parameter");
   }
-  return { endpoint, projectId, query: new URLSearchParams(queryStart === -1 ? "" : rawUrl.slice(queryStart + 1)) };
+  return { endpoint, projectId, query };
 }

@@ -1,0 +1,64 @@
+import type { IncomingMessage } from "node:http";
+import type { Config } from "../config";
+import { AppError } from "../errors";
+import type { ItemRegistry } from "../items";
+import type { ItemContext } from "../items/types";
+import type { Logger } from "../logger";
+import type { Credentials } from "./auth";
+import type { Envelope } from "./envelope";
+import type { KeyCache } from "./keys";
+import { processEnvelope, processStoreBody, type Processed } from "./pipeline";
+import type { GroupCommitWriter } from "./writer";
+
+export interface IngestDeps {
+  config: Config;
+  /** Base URL SDKs reach this server at; DSNs for local projects name its host. */
+  publicUrl: string;
+  keys: KeyCache;
+  registry: ItemRegistry;
+  writer: GroupCommitWriter;
+  logger: Logger;
+}
+
+export interface Expected {
+  /** The project the URL names (null for the legacy `/api/store/`). */
+  projectId: string | null;
+  /** The organisation the tunnel URL names, checked against the key's project. */
+  organizationId?: string;
+}
+
+const rejected = (cause: string) =>
+  new AppError("forbidden", "event submission rejected with_reason: ProjectId", [cause]);
+
+/**
+ * The common end of every ingest path (envelope, store, /monitoring): the key must exist, be active
+ * and belong to the expected project (and organisation); then the items become records.
+ */
+export async function acceptAuthenticated(
+  req: IncomingMessage,
+  body: Buffer,
+  envelope: Envelope | null,
+  credentials: Credentials,
+  expected: Expected,
+  deps: IngestDeps,
+): Promise<Processed> {
+  const resolved = await deps.keys.resolve(credentials.publicKey);
+  if (!resolved || !resolved.key.isActive) throw rejected("unknown or disabled DSN key");
+  const { project } = resolved;
+  if (expected.projectId !== null && expected.projectId !== project.id) {
+    throw rejected(`the key belongs to project ${project.id}, not ${expected.projectId}`);
+  }
+  if (expected.organizationId !== undefined && expected.organizationId !== project.organizationId) {
+    throw rejected(`project ${project.id} does not belong to organization ${expected.organizationId}`);
+  }
+  const context: ItemContext = {
+    projectId: project.id,
+    envelopeHeaders: envelope?.headers ?? {},
+    receivedAt: Date.now(),
+    clientIp: req.socket.remoteAddress,
+    userAgent: req.headers["user-agent"],
+  };
+  return envelope
+    ? processEnvelope(envelope, deps.registry, context)
+    : processStoreBody(body, deps.config.limits.maxEventBytes, context);
+}
