@@ -34,7 +34,7 @@ export function SetupGuide({ dsn, storeUrl, showDsn = true }: { dsn: string; sto
       </div>
       <div>
         <h3 className="mb-1.5 text-sm font-semibold">Or send a test event now</h3>
-        <CodeBlock code={curl} />
+        <CodeBlock label="With curl, no SDK needed" code={curl} />
       </div>
     </div>
   );

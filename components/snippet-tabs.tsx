@@ -44,28 +44,24 @@ export function SnippetTabs({ snippets }: { snippets: SetupSnippet[] }) {
         ))}
       </div>
       <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-tab-${snippet.id}`} className="space-y-3 bg-surface p-3">
-        <div>
-          <p className="mb-1 text-xs font-medium text-muted">Install</p>
-          <CodeBlock code={snippet.install} />
-        </div>
-        <div>
-          <p className="mb-1 text-xs font-medium text-muted">Configure — {snippet.file}</p>
-          <CodeBlock code={snippet.code} />
-        </div>
+        <CodeBlock label="Install" code={snippet.install} />
+        <CodeBlock label={`Configure — ${snippet.file}`} code={snippet.code} />
       </div>
     </div>
   );
 }
 
-export function CodeBlock({ code }: { code: string }) {
+/** A labelled code block; the copy button sits on the label line so it never covers code. */
+export function CodeBlock({ code, label }: { code: string; label: string }) {
   return (
-    <div className="relative">
-      <pre className="overflow-x-auto rounded-md border border-line bg-code p-3 pr-20 font-mono text-xs leading-5">
-        <code>{code}</code>
-      </pre>
-      <div className="absolute top-2 right-2">
+    <div>
+      <div className="mb-1 flex items-end justify-between gap-2">
+        <p className="text-xs font-medium text-muted">{label}</p>
         <CopyButton text={code} />
       </div>
+      <pre className="overflow-x-auto rounded-md border border-line bg-code p-3 font-mono text-xs leading-5">
+        <code>{code}</code>
+      </pre>
     </div>
   );
 }

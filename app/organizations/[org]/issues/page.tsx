@@ -1,18 +1,17 @@
 import { requestNow } from "@/components/request-now";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AppShell, issuesHref, keysHref } from "@/components/app-shell";
+import { AppShell, issuesHref } from "@/components/app-shell";
 import { appErrorOf, orNotFound } from "@/components/app-error";
-import { IssueFilters } from "@/components/issues/issue-filters";
+import { IssueFilters, type IssueFilterValues } from "@/components/issues/issue-filters";
+import { NoMatchingIssues, WaitingForEvents } from "@/components/issues/no-issues";
 import { IssueRow, issueGridClass } from "@/components/issues/issue-row";
 import { KeyboardList } from "@/components/keyboard-list";
 import { firstValues, hrefWith, type RawSearchParams } from "@/components/search-params";
-import { SetupGuide, storeUrlFor } from "@/components/setup-guide";
 import { buttonClass, Card, EmptyState } from "@/components/ui";
 import { LEVELS } from "@/src/processing/types";
 import { getRuntime } from "@/src/runtime";
-import { listIssues, parseIssueListParams, type IssueListParams } from "@/src/services/issues/list-issues";
-import { dsnFor } from "@/src/services/projects/dsn";
+import { listIssues, parseIssueListParams } from "@/src/services/issues/list-issues";
 import { projectHasIssues } from "@/src/services/ui/project-summary";
 import { loadWorkspace } from "@/src/services/ui/workspace";
 import type { IssueWithStats, Page, Project } from "@/src/storage/types";
@@ -72,11 +71,10 @@ async function ProjectIssues({
   // The UI lists unresolved issues unless asked otherwise; "all" lifts the status filter.
   const status = search.status || "unresolved";
   const filters = Object.fromEntries(FILTER_KEYS.map((key) => [key, search[key]]));
-  let listParams: IssueListParams | null = null;
   let page: Page<IssueWithStats> = { items: [], nextCursor: null };
   let problem: string | null = null;
   try {
-    listParams = parseIssueListParams({ ...filters, status: status === "all" ? undefined : status, cursor: search.cursor });
+    const listParams = parseIssueListParams({ ...filters, status: status === "all" ? undefined : status, cursor: search.cursor });
     page = await listIssues(storage, [project], listParams, now);
   } catch (error) {
     const appError = appErrorOf(error);
@@ -94,6 +92,7 @@ async function ProjectIssues({
     sort: search.sort || "date",
   };
   const keepParams = { project: project.id, ...filters };
+  const neverSeen = page.items.length === 0 && !problem && !(await projectHasIssues(storage, project.id, now));
   const filtered = FILTER_KEYS.some((key) => key !== "sort" && key !== "status" && search[key]) || status !== "unresolved";
 
   return (
@@ -105,11 +104,61 @@ async function ProjectIssues({
             {project.name} <span className="font-mono text-xs text-subtle">· {project.slug}</span>
           </p>
         </div>
-        <p className="hidden text-xs text-subtle md:block">
+        <p className={neverSeen ? "hidden" : "hidden text-xs text-subtle md:block"}>
           <kbd className="rounded border border-line px-1 font-mono">j</kbd> / <kbd className="rounded border border-line px-1 font-mono">k</kbd> to
           move, <kbd className="rounded border border-line px-1 font-mono">Enter</kbd> to open
         </p>
       </div>
+      {neverSeen ? (
+        <Card>
+          <WaitingForEvents project={project} organizationSlug={organizationSlug} />
+        </Card>
+      ) : (
+        <IssueList
+          project={project}
+          organizationSlug={organizationSlug}
+          base={base}
+          values={values}
+          facets={facets}
+          page={page}
+          problem={problem}
+          keepParams={keepParams}
+          filtered={filtered}
+          cursor={search.cursor}
+          now={now}
+        />
+      )}
+    </div>
+  );
+}
+
+function IssueList({
+  project,
+  organizationSlug,
+  base,
+  values,
+  facets,
+  page,
+  problem,
+  keepParams,
+  filtered,
+  cursor,
+  now,
+}: {
+  project: Project;
+  organizationSlug: string;
+  base: string;
+  values: IssueFilterValues;
+  facets: { releases: string[]; environments: string[] };
+  page: Page<IssueWithStats>;
+  problem: string | null;
+  keepParams: Record<string, string | undefined>;
+  filtered: boolean;
+  cursor: string | undefined;
+  now: number;
+}) {
+  return (
+    <>
       <IssueFilters key={JSON.stringify(values)} action={base} values={values} options={{ ...facets, levels: LEVELS }} />
       {problem ? (
         <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-200">
@@ -136,12 +185,12 @@ async function ProjectIssues({
             </ul>
           </KeyboardList>
         ) : problem ? null : (
-          <NoIssues project={project} organizationSlug={organizationSlug} base={base} filtered={filtered} status={status} now={now} />
+          <NoMatchingIssues project={project} base={base} filtered={filtered} status={values.status} />
         )}
       </Card>
-      {search.cursor || page.nextCursor ? (
+      {cursor || page.nextCursor ? (
         <nav aria-label="Pages" className="flex justify-end gap-2">
-          {search.cursor ? (
+          {cursor ? (
             <Link href={hrefWith(base, keepParams)} className={buttonClass.secondary}>
               ← First page
             </Link>
@@ -153,74 +202,6 @@ async function ProjectIssues({
           ) : null}
         </nav>
       ) : null}
-    </div>
-  );
-}
-
-async function NoIssues({
-  project,
-  organizationSlug,
-  base,
-  filtered,
-  status,
-  now,
-}: {
-  project: Project;
-  organizationSlug: string;
-  base: string;
-  filtered: boolean;
-  status: string;
-  now: number;
-}) {
-  const { storage, publicUrl } = getRuntime();
-  if (await projectHasIssues(storage, project.id, now)) {
-    if (!filtered) {
-      return (
-        <EmptyState title="No unresolved issues">
-          <p>Everything in {project.name} is resolved or ignored.</p>
-          <Link href={hrefWith(base, { project: project.id, status: "all" })} className={`${buttonClass.secondary} mt-4`}>
-            Show all issues
-          </Link>
-        </EmptyState>
-      );
-    }
-    return (
-      <EmptyState title="No issues match these filters">
-        <p>{status === "unresolved" ? "Try another search, or include resolved and ignored issues." : "Try another search or fewer filters."}</p>
-        <div className="mt-4 flex flex-wrap justify-center gap-2">
-          <Link href={hrefWith(base, { project: project.id })} className={buttonClass.secondary}>
-            Clear filters
-          </Link>
-        </div>
-      </EmptyState>
-    );
-  }
-  const key = (await storage.keys.listByProject(project.id)).find((candidate) => candidate.isActive);
-  return (
-    <div className="px-4 py-8 sm:px-8" data-testid="waiting-for-events">
-      <div className="mx-auto max-w-3xl">
-        <div className="mb-5 flex items-center gap-3">
-          <span className="relative flex size-3">
-            <span className="absolute inline-flex size-full animate-ping rounded-full bg-accent opacity-60 motion-reduce:animate-none" />
-            <span className="relative inline-flex size-3 rounded-full bg-accent" />
-          </span>
-          <div>
-            <h2 className="text-base font-semibold">Waiting for the first event</h2>
-            <p className="text-muted">Point an SDK at this project&apos;s DSN; errors show up here within seconds.</p>
-          </div>
-        </div>
-        {key ? (
-          <SetupGuide dsn={dsnFor(publicUrl, key)} storeUrl={storeUrlFor(publicUrl, project.id, key.publicKey)} />
-        ) : (
-          <p>
-            This project has no active key.{" "}
-            <Link href={keysHref(organizationSlug, project)} className="text-accent underline">
-              Create one in the project settings
-            </Link>
-            .
-          </p>
-        )}
-      </div>
-    </div>
+    </>
   );
 }
