@@ -3,6 +3,7 @@
  * handler (src/ingest/http.ts); everything else goes to Next.js (UI and the /api/0 REST API).
  * `tsx server.ts` serves a production build; `tsx server.ts --dev` runs Next in development mode.
  */
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -15,10 +16,19 @@ import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { GroupCommitWriter } from "./src/ingest/writer";
 import { createItemRegistry } from "./src/items";
 import { createLogger } from "./src/logger";
-import { setRuntime } from "./src/runtime";
+import { createServerCapture } from "./src/monitoring/server-capture";
+import { monitoringSetup } from "./src/monitoring/setup";
+import { getRuntime, setRuntime } from "./src/runtime";
 import { dsnFor } from "./src/services/projects/dsn";
+import { ensureMonitoringProject } from "./src/services/monitoring/ensure-monitoring-project";
 import { ensureDefaults } from "./src/services/projects/ensure-defaults";
 import { createSqliteStorage } from "./src/storage/sqlite";
+
+const root = path.resolve(import.meta.dirname);
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+}
 
 export interface RunningServer {
   server: Server;
@@ -36,10 +46,15 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   const logger = createLogger(config.logLevel);
   const storage = createSqliteStorage(config.dataDir);
   const defaults = await ensureDefaults(storage);
+  const monitoringProject = await ensureMonitoringProject(storage, defaults.organization);
+  const release = `periscope@${packageVersion()}`;
   const keys = new KeyCache(storage);
   const writer = new GroupCommitWriter(storage.ingest, config.writer);
+  const captureServerException = createServerCapture({
+    config, writer, logger, monitoringProjectId: monitoringProject.project.id, release, root,
+  });
 
-  const app = next({ dev: options.dev, dir: path.resolve(import.meta.dirname) });
+  const app = next({ dev: options.dev, dir: root });
   const nextHandler = app.getRequestHandler();
 
   // Known once the port is bound (PORT=0 picks one); requests only arrive after that.
@@ -53,6 +68,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     registry: createItemRegistry(config.limits),
     writer,
     logger,
+    captureServerException,
   };
 
   const server = createServer((req, res) => {
@@ -79,7 +95,14 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   const port = (server.address() as AddressInfo).port;
   const url = publicUrlOf(config, port);
   publicUrl = url;
-  setRuntime({ config, storage, publicUrl: url, invalidateKeys: () => keys.invalidate() });
+  setRuntime({
+    config,
+    storage,
+    publicUrl: url,
+    invalidateKeys: () => keys.invalidate(),
+    monitoring: monitoringSetup(config, { organization: defaults.organization, ...monitoringProject }, url, release),
+    captureServerException,
+  });
   await app.prepare();
 
   logger.info(`Periscope is running at ${url}`);
@@ -113,6 +136,9 @@ export async function main(): Promise<void> {
     throw error;
   }
   const running = await startServer(config, { dev: process.argv.includes("--dev") });
+  process.on("unhandledRejection", (reason) => {
+    void getRuntime().captureServerException(reason, { mechanism: "process.unhandledRejection" });
+  });
   // SIGTERM: stop accepting, let in-flight requests finish, commit what was acknowledged-to-be, exit.
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {

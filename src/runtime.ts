@@ -5,6 +5,8 @@
  * This module must import types only, so the Next bundle never pulls in the database driver.
  */
 import type { Config } from "./config";
+import type { MonitoringSetup } from "./monitoring/setup";
+import type { CaptureServerException } from "./monitoring/server-capture";
 import type { Storage } from "./storage/types";
 
 export interface Runtime {
@@ -14,6 +16,10 @@ export interface Runtime {
   publicUrl: string;
   /** Drop cached project keys after a key or project change. */
   invalidateKeys(): void;
+  /** The UI's own SDK settings (DSN, tunnel); null when self-monitoring is off. */
+  monitoring: MonitoringSetup | null;
+  /** Records a server-side exception in self-monitoring; resolves to the event id when stored. */
+  captureServerException: CaptureServerException;
 }
 
 const RUNTIME = Symbol.for("periscope.runtime");
@@ -23,6 +29,11 @@ export function setRuntime(runtime: Runtime | null): void {
   const holder = globalThis as Holder;
   if (runtime) holder[RUNTIME] = runtime;
   else delete holder[RUNTIME];
+}
+
+/** The runtime, or null outside a server started by server.ts (e.g. during `next build`). */
+export function peekRuntime(): Runtime | null {
+  return (globalThis as Holder)[RUNTIME] ?? null;
 }
 
 export function getRuntime(): Runtime {

@@ -4,6 +4,7 @@ import { AppError } from "../errors";
 import type { ItemRegistry } from "../items";
 import type { ItemContext } from "../items/types";
 import type { Logger } from "../logger";
+import type { CaptureServerException } from "../monitoring/server-capture";
 import type { Credentials } from "./auth";
 import type { Envelope } from "./envelope";
 import type { KeyCache } from "./keys";
@@ -18,6 +19,8 @@ export interface IngestDeps {
   registry: ItemRegistry;
   writer: GroupCommitWriter;
   logger: Logger;
+  /** The door's own faults (never bad input) are reported to self-monitoring. */
+  captureServerException: CaptureServerException;
 }
 
 export interface Expected {

@@ -35,7 +35,9 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
     }
     await answer(res, await receive(req, route, deps), deps);
   } catch (error) {
-    if (!(error instanceof AppError)) deps.logger.error("ingest failed", error);
+    if (!(error instanceof AppError)) {
+      void deps.captureServerException(error, { mechanism: "ingest", path: req.url?.split("?")[0], method: req.method });
+    }
     sendIngestError(res, error instanceof AppError ? error : new AppError("unavailable", "internal error while ingesting"));
     // A request refused before its body was read must not leave the socket half-read.
     if (!req.complete) req.resume();

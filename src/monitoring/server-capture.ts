@@ -1,0 +1,52 @@
+import type { Config } from "../config";
+import { parseDsn } from "../ingest/auth";
+import type { GroupCommitWriter } from "../ingest/writer";
+import { processEventPayload } from "../items/event";
+import type { Logger } from "../logger";
+import { serverErrorEvent, type ServerErrorContext } from "./error-event";
+
+export type CaptureServerException = (error: unknown, context: ServerErrorContext) => Promise<string | null>;
+
+/**
+ * Server-side exceptions go in-process into the internal project (local mode), by HTTP to the
+ * upstream DSN (upstream mode), or only to the log (off). Capturing never throws: a failure to
+ * report an error must not become a second error.
+ */
+export function createServerCapture(options: {
+  config: Config;
+  writer: GroupCommitWriter;
+  logger: Logger;
+  monitoringProjectId: string;
+  release: string;
+  root: string;
+}): CaptureServerException {
+  const { config, writer, logger } = options;
+  return async (error, context) => {
+    logger.error(`server error (${context.mechanism}${context.digest ? `, digest ${context.digest}` : ""})`, error);
+    const raw = serverErrorEvent(error, context, { release: options.release, root: options.root });
+    try {
+      if (config.selfMonitoring.mode === "local") {
+        const result = processEventPayload(raw, {
+          projectId: options.monitoringProjectId,
+          envelopeHeaders: {},
+          receivedAt: Date.now(),
+          clientIp: undefined,
+          userAgent: undefined,
+        });
+        await writer.submit(result.records);
+        return result.eventId ?? null;
+      }
+      if (config.selfMonitoring.mode === "upstream") {
+        const dsn = parseDsn(config.selfMonitoring.dsn)!;
+        const port = dsn.port === null ? "" : `:${dsn.port}`;
+        const url = `${dsn.protocol}://${dsn.host}${port}${dsn.pathPrefix}/api/${dsn.projectId}/envelope/?sentry_key=${dsn.publicKey}&sentry_version=7`;
+        const envelope = `${JSON.stringify({ event_id: raw.event_id, sent_at: new Date().toISOString() })}\n{"type":"event"}\n${JSON.stringify(raw)}`;
+        await fetch(url, { method: "POST", body: envelope, signal: AbortSignal.timeout(10_000) });
+        return raw.event_id;
+      }
+    } catch (captureError) {
+      logger.warn("could not record a server error in self-monitoring", captureError);
+    }
+    return null;
+  };
+}
