@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { dsnFor } from "../services/projects/dsn";
 import type { Organization, Project, ProjectKey } from "../storage/types";
+import { TEST_DROP_MARKER } from "./test-drop-marker";
 
 /** What the UI's SDK needs: its DSN and the same-origin tunnel path it posts to. */
 export interface MonitoringSetup {
@@ -13,7 +14,6 @@ export interface MonitoringSetup {
   dropMarker: string | null;
 }
 
-export const TEST_DROP_MARKER = "periscope-test-drop";
 
 function tunnelPath(organizationId: string, projectId: string, region: string | null): string {
   const query = new URLSearchParams({ o: organizationId, p: projectId });

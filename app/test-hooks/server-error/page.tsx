@@ -1,0 +1,8 @@
+import { requireTestHooks } from "../gate";
+
+export const dynamic = "force-dynamic";
+
+export default function ServerErrorPage() {
+  requireTestHooks();
+  throw new Error("periscope test server exception");
+}
