@@ -1,6 +1,9 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { headers } from "next/headers";
+import { MonitoringInit } from "@/components/monitoring/monitoring-init";
 import { readThemeChoice } from "@/components/theme";
+import { peekRuntime } from "@/src/runtime";
 import "./globals.css";
 
 const ICON =
@@ -25,9 +28,17 @@ export const viewport: Viewport = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const theme = await readThemeChoice();
+  const runtime = peekRuntime();
+  // Test builds only: lets the tests make the root layout itself fail, which only global-error.tsx catches.
+  if (runtime?.config.testHooks && (await headers()).get("x-periscope-test-global-error") === "1") {
+    throw new Error("periscope test root layout exception");
+  }
   return (
     <html lang="en" data-theme={theme === "system" ? undefined : theme} suppressHydrationWarning>
-      <body>{children}</body>
+      <body>
+        <MonitoringInit setup={runtime?.monitoring ?? null} />
+        {children}
+      </body>
     </html>
   );
 }
