@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { Project } from "@/src/storage/types";
 import type { Workspace } from "@/src/services/ui/workspace";
 import { Dropdown } from "./dropdown";
+import { TabLinks, type TabLink } from "./tab-links";
 import { readThemeChoice } from "./theme";
 import { ThemeToggle } from "./theme-toggle";
 
@@ -31,7 +32,7 @@ export async function AppShell({
 }) {
   const { organization, projects, project } = workspace;
   const theme = await readThemeChoice();
-  const nav: { id: NavSection; label: string; href: string }[] = [
+  const nav: TabLink<NavSection>[] = [
     { id: "issues", label: "Issues", href: issuesHref(organization.slug, project) },
     { id: "projects", label: "Projects", href: `/organizations/${organization.slug}/projects` },
     {
@@ -98,18 +99,13 @@ export async function AppShell({
           <div className="ml-auto flex items-center gap-1 sm:order-last">
             <ThemeToggle initial={theme} />
           </div>
-          <nav aria-label="Main" className="-mx-1 flex w-full gap-1 overflow-x-auto sm:mx-0 sm:ml-4 sm:w-auto">
-            {nav.map((item) => (
-              <Link
-                key={item.id}
-                href={item.href}
-                aria-current={item.id === active ? "page" : undefined}
-                className="rounded-md px-2.5 py-1.5 font-medium text-muted hover:bg-surface-2 hover:text-fg aria-[current=page]:bg-accent-soft aria-[current=page]:text-accent"
-              >
-                {item.label}
-              </Link>
-            ))}
-          </nav>
+          <TabLinks
+            label="Main"
+            items={nav}
+            active={active}
+            className="-mx-1 flex w-full gap-1 overflow-x-auto sm:mx-0 sm:ml-4 sm:w-auto"
+            linkClassName="rounded-md px-2.5 py-1.5 font-medium text-muted hover:bg-surface-2 hover:text-fg aria-[current=page]:bg-accent-soft aria-[current=page]:text-accent"
+          />
         </div>
       </header>
       <main id="main" className="mx-auto max-w-7xl px-3 py-5 sm:px-4 sm:py-6">

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { Issue, Project } from "@/src/storage/types";
 import { formatCount } from "../format";
+import { TabLinks, type TabLink } from "../tab-links";
 import { LevelBadge, RelativeTime, StatusPill } from "../ui";
 import { StatusActions } from "./status-actions";
 
@@ -24,7 +25,7 @@ export function IssueFrame({
   children: ReactNode;
 }) {
   const base = `/organizations/${organizationSlug}/issues/${issue.id}`;
-  const tabs: { id: IssueTab; label: string; href: string }[] = [
+  const tabs: TabLink<IssueTab>[] = [
     { id: "details", label: "Details", href: base },
     { id: "events", label: `Events (${formatCount(issue.count)})`, href: `${base}/events` },
   ];
@@ -63,18 +64,13 @@ export function IssueFrame({
         <Stat label="First release" value={<Release name={issue.firstRelease} />} />
         <Stat label="Last release" value={<Release name={issue.lastRelease} />} />
       </dl>
-      <nav aria-label="Issue sections" className="flex gap-1 border-b border-line">
-        {tabs.map((item) => (
-          <Link
-            key={item.id}
-            href={item.href}
-            aria-current={item.id === tab ? "page" : undefined}
-            className="-mb-px border-b-2 border-transparent px-3 py-2 font-medium text-muted hover:text-fg aria-[current=page]:border-accent aria-[current=page]:text-fg"
-          >
-            {item.label}
-          </Link>
-        ))}
-      </nav>
+      <TabLinks
+        label="Issue sections"
+        items={tabs}
+        active={tab}
+        className="flex gap-1 border-b border-line"
+        linkClassName="-mb-px border-b-2 border-transparent px-3 py-2 font-medium text-muted hover:text-fg aria-[current=page]:border-accent aria-[current=page]:text-fg"
+      />
       {children}
     </div>
   );

@@ -71,28 +71,13 @@ export function IssueFilters({ action, values, options }: { action: string; valu
           <option value="all">All statuses</option>
         </Select>
         <Select label="Level" name="level" value={values.level} onPick={navigate}>
-          <option value="">Any level</option>
-          {options.levels.map((level) => (
-            <option key={level} value={level}>
-              {level}
-            </option>
-          ))}
+          <Options any="Any level" values={options.levels} />
         </Select>
         <Select label="Release" name="release" value={values.release} onPick={navigate}>
-          <option value="">Any release</option>
-          {withCurrent(options.releases, values.release).map((release) => (
-            <option key={release} value={release}>
-              {release}
-            </option>
-          ))}
+          <Options any="Any release" values={withCurrent(options.releases, values.release)} />
         </Select>
         <Select label="Environment" name="environment" value={values.environment} onPick={navigate}>
-          <option value="">Any environment</option>
-          {withCurrent(options.environments, values.environment).map((environment) => (
-            <option key={environment} value={environment}>
-              {environment}
-            </option>
-          ))}
+          <Options any="Any environment" values={withCurrent(options.environments, values.environment)} />
         </Select>
         <Select label="Sort by" name="sort" value={values.sort} onPick={navigate}>
           <option value="date">Last seen</option>
@@ -104,6 +89,20 @@ export function IssueFilters({ action, values, options }: { action: string; valu
         </button>
       </div>
     </form>
+  );
+}
+
+/** "Any" (no filter) followed by one option per value. */
+function Options({ any, values }: { any: string; values: readonly string[] }) {
+  return (
+    <>
+      <option value="">{any}</option>
+      {values.map((value) => (
+        <option key={value} value={value}>
+          {value}
+        </option>
+      ))}
+    </>
   );
 }
 
