@@ -4,26 +4,18 @@
  */
 import Database from "better-sqlite3";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { readdressedEnvelope } from "../helpers/fixtures";
 import { startServer, type TestServer } from "../helpers/server";
 
-const fixtures = path.resolve(import.meta.dirname, "..", "fixtures", "envelopes");
-const FIXTURE_KEY = "0123456789abcdef0123456789abcdef";
 
 let server: TestServer;
 let db: Database.Database;
 
-/** A captured envelope re-addressed to this server's key and project, with a fresh event id. */
-function envelope(name: string, eventId = crypto.randomUUID().replace(/-/g, "")): { body: Buffer; eventId: string } {
-  const raw = readFileSync(path.join(fixtures, `${name}.envelope`), "latin1");
-  const header = JSON.parse(raw.slice(0, raw.indexOf("\n"))) as { event_id?: string; dsn?: string };
-  let text = raw.split(FIXTURE_KEY).join(server.publicKey);
-  if (header.event_id) text = text.split(header.event_id).join(eventId);
-  if (header.dsn) text = text.replace(header.dsn, server.dsn);
-  return { body: Buffer.from(text, "latin1"), eventId };
+function envelope(name: string): { body: Buffer; eventId: string } {
+  return readdressedEnvelope(name, { publicKey: server.publicKey, dsn: server.dsn });
 }
 
 function post(pathAndQuery: string, body: Buffer | string, headers: Record<string, string> = {}) {
