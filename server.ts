@@ -104,6 +104,11 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     captureServerException,
   });
   await app.prepare();
+  // Next's live reload (dev) talks over a websocket upgrade on the same port.
+  if (options.dev) {
+    const upgrade = app.getUpgradeHandler();
+    server.on("upgrade", (req, socket, head) => void upgrade(req, socket, head));
+  }
 
   logger.info(`Periscope is running at ${url}`);
   logger.info(`Default project DSN: ${dsnFor(url, defaults.key)}`);

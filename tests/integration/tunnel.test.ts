@@ -9,6 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { readdressedEnvelope } from "../helpers/fixtures";
+import { internalProject, type InternalProject } from "../helpers/monitoring";
 import { startServer, type TestServer } from "../helpers/server";
 
 interface Received {
@@ -33,23 +34,6 @@ async function startOtherRegion(): Promise<{ server: Server; url: string; receiv
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
-interface Internal {
-  organizationId: string;
-  projectId: string;
-  publicKey: string;
-  dsn: string;
-}
-
-async function internalProject(server: TestServer): Promise<Internal> {
-  const [organization] = (await (await fetch(`${server.baseUrl}/api/0/organizations/`)).json()) as { id: string }[];
-  const projects = (await (await fetch(`${server.baseUrl}/api/0/organizations/default/projects/`)).json()) as { id: string; slug: string }[];
-  const project = projects.find((candidate) => candidate.slug === "periscope");
-  assert.ok(organization && project, "the internal project exists from the first start");
-  const [key] = (await (await fetch(`${server.baseUrl}/api/0/projects/default/periscope/keys/`)).json()) as { public: string; dsn: { public: string } }[];
-  assert.ok(key, "the internal project has a DSN key from the first start");
-  return { organizationId: organization.id, projectId: project.id, publicKey: key.public, dsn: key.dsn.public };
-}
-
 function tunnelPost(server: TestServer, query: string, body: Buffer | string, headers: Record<string, string> = {}) {
   return fetch(`${server.baseUrl}/monitoring?${query}`, {
     method: "POST",
@@ -64,7 +48,7 @@ async function expectRefusal(response: Response, status: number, detail: string,
 
 let region: Awaited<ReturnType<typeof startOtherRegion>>;
 let server: TestServer;
-let internal: Internal;
+let internal: InternalProject;
 
 before(async () => {
   region = await startOtherRegion();
@@ -138,6 +122,15 @@ describe("tunnel: this region", () => {
     ]);
     const oversized = await tunnelPost(server, ok, Buffer.alloc(150_000, 0x20));
     assert.equal(oversized.status, 413);
+  });
+});
+
+describe("test hooks", () => {
+  it("are plain 404s when ENABLE_TEST_HOOKS is not set", async () => {
+    for (const hook of ["client-error", "server-error", "drop-event"]) {
+      const response = await fetch(`${server.baseUrl}/test-hooks/${hook}`);
+      assert.deepEqual({ hook, status: response.status }, { hook, status: 404 });
+    }
   });
 });
 

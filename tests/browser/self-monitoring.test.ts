@@ -1,0 +1,190 @@
+/**
+ * Periscope monitors itself: in real Chromium, its own UI sends sessions, page-load spans, errors
+ * and client reports by POST to `/monitoring?o=<org>&p=<project>` on its own origin (and to no other
+ * origin), they land in the internal "periscope" project, and uncaught exceptions show the classic
+ * fallback text. Test-hook pages (ENABLE_TEST_HOOKS) raise the exceptions on purpose.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
+import { chromiumArgs, chromiumPath } from "../helpers/chromium";
+import { eventually, internalProject, type InternalProject } from "../helpers/monitoring";
+import { startServer, type TestServer } from "../helpers/server";
+
+const CLIENT_TEXT = "Application error: a client-side exception has occurred (see the browser console for more information).";
+const SERVER_TEXT = "Application error: a server-side exception has occurred (see the server logs for more information).";
+
+let server: TestServer;
+let internal: InternalProject;
+let browser: Browser;
+
+interface Sent {
+  url: URL;
+  method: string;
+  body: string;
+}
+
+/** A fresh browser context that records every request the page makes. */
+async function openPage(extraHeaders: Record<string, string> = {}): Promise<{ context: BrowserContext; page: Page; sent: Sent[] }> {
+  const context = await browser.newContext({ extraHTTPHeaders: extraHeaders });
+  const page = await context.newPage();
+  const sent: Sent[] = [];
+  page.on("request", (request: Request) => {
+    sent.push({ url: new URL(request.url()), method: request.method(), body: request.postData() ?? "" });
+  });
+  return { context, page, sent };
+}
+
+const monitoringRequests = (sent: Sent[]) => sent.filter((request) => request.url.pathname === "/monitoring");
+
+/** Every envelope item type the UI posted to the tunnel so far. */
+function itemTypes(sent: Sent[]): Set<string> {
+  const types = new Set<string>();
+  for (const request of monitoringRequests(sent)) {
+    for (const line of request.body.split("\n")) {
+      const type = /^\{"type":"([a-z_]+)"/.exec(line)?.[1];
+      if (type) types.add(type);
+    }
+  }
+  return types;
+}
+
+/** Hiding the page is what makes the browser SDK flush its client reports and buffered data. */
+async function hidePage(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+}
+
+async function api<T>(path: string): Promise<T> {
+  const response = await fetch(`${server.baseUrl}${path}`);
+  assert.equal(response.status, 200, `GET ${path}`);
+  return (await response.json()) as T;
+}
+
+interface IssueSummary {
+  id: string;
+  title: string;
+  count: string;
+}
+
+async function internalIssues(query: string): Promise<IssueSummary[]> {
+  return api<IssueSummary[]>(`/api/0/projects/default/periscope/issues/?query=${encodeURIComponent(query)}`);
+}
+
+before(async () => {
+  assert.ok(chromiumPath(), "Chromium is installed");
+  server = await startServer({ ENABLE_TEST_HOOKS: "true" });
+  internal = await internalProject(server);
+  browser = await chromium.launch({ executablePath: chromiumPath()!, headless: true, args: chromiumArgs });
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("self-monitoring through the /monitoring tunnel", () => {
+  test("the UI sends sessions and page-load spans to its own origin only, and they are stored", async () => {
+    const { context, page, sent } = await openPage();
+    await page.goto(`${server.baseUrl}/organizations/default/issues/`);
+    await eventually("a session and a page-load transaction posted to /monitoring", async () => {
+      const types = itemTypes(sent);
+      return types.has("session") && types.has("transaction") ? types : undefined;
+    });
+
+    const origin = new URL(server.baseUrl).origin;
+    assert.deepEqual(
+      [...new Set(sent.map((request) => request.url.origin))].filter((o) => o !== "null"),
+      [origin],
+      "the page talks to no other origin",
+    );
+    const expectedSearch = `?o=${internal.organizationId}&p=${internal.projectId}`;
+    assert.deepEqual(
+      [...new Set(monitoringRequests(sent).map((request) => `${request.method} ${request.url.origin}${request.url.pathname}${request.url.search}`))],
+      [`POST ${origin}/monitoring${expectedSearch}`],
+    );
+
+    const sessions = await eventually("the session stored in the internal project", async () => {
+      const answer = await api<{ groups: { by: Record<string, string>; totals: Record<string, number> }[] }>(
+        `/api/0/organizations/default/sessions/?project=${internal.projectId}&field=sum(session)&groupBy=session.status&statsPeriod=24h`,
+      );
+      const total = answer.groups.reduce((sum, group) => sum + (group.totals["sum(session)"] ?? 0), 0);
+      return total >= 1 ? answer : undefined;
+    });
+    assert.ok(sessions.groups.some((group) => group.by["session.status"] === "healthy"));
+
+    const transactions = await eventually("the page-load transaction stored in the internal project", async () => {
+      const answer = await api<{ data: { transaction: string; "transaction.op": string }[] }>(
+        `/api/0/organizations/default/events/?project=${internal.projectId}&dataset=transactions&field=id&field=transaction&field=transaction.op&sort=-timestamp`,
+      );
+      return answer.data.find((row) => row["transaction.op"] === "pageload");
+    });
+    assert.equal(transactions.transaction, "/organizations/default/issues/");
+    await context.close();
+  });
+
+  test("a client-side exception shows the classic client text and forms an issue in the internal project", async () => {
+    const { context, page, sent } = await openPage();
+    await page.goto(`${server.baseUrl}/test-hooks/client-error`);
+    await page.getByRole("button", { name: "Throw a client-side exception" }).click();
+    await page.getByRole("heading", { level: 2 }).waitFor();
+    assert.equal(await page.getByRole("heading", { level: 2 }).textContent(), CLIENT_TEXT);
+    assert.equal(await page.getByText(/^Digest:/).count(), 0);
+
+    const [issue] = await eventually("the client exception's issue", async () => {
+      const issues = await internalIssues("periscope test client exception");
+      return issues.length > 0 ? issues : undefined;
+    });
+    assert.equal(issue!.title, "Error: periscope test client exception");
+    assert.ok(itemTypes(sent).has("event"), "the error went through the tunnel");
+    await context.close();
+  });
+
+  test("a server-side exception shows the server text with its digest, which finds the server-side event", async () => {
+    const { context, page } = await openPage();
+    const response = await page.goto(`${server.baseUrl}/test-hooks/server-error`);
+    assert.equal(response?.status(), 500);
+    const heading = page.getByRole("heading", { level: 2 });
+    assert.equal(await heading.textContent(), SERVER_TEXT);
+    const digestLine = (await page.getByText(/^Digest: /).textContent()) ?? "";
+    const digest = /^Digest: (\S+)$/.exec(digestLine)?.[1];
+    assert.ok(digest, `a digest line: ${digestLine}`);
+
+    const issues = await eventually("the server-side event with that digest", async () => {
+      const found = await internalIssues(`digest:${digest}`);
+      return found.length > 0 ? found : undefined;
+    });
+    assert.deepEqual(issues.map((issue) => issue.title), ["Error: periscope test server exception"]);
+    const latest = await api<{ tags: { key: string; value: string }[] }>(`/api/0/issues/${issues[0]!.id}/events/latest/`);
+    assert.deepEqual(latest.tags.find((tag) => tag.key === "digest"), { key: "digest", value: digest });
+    await context.close();
+  });
+
+  test("a failing root layout renders global-error with the server text and digest", async () => {
+    const { context, page } = await openPage({ "x-periscope-test-global-error": "1" });
+    await page.goto(`${server.baseUrl}/organizations/default/projects/`);
+    assert.equal(await page.getByRole("heading", { level: 2 }).textContent(), SERVER_TEXT);
+    assert.match((await page.getByText(/^Digest: /).textContent()) ?? "", /^Digest: \S+$/);
+    await context.close();
+  });
+
+  test("an event dropped by beforeSend is counted through the SDK's client report", async () => {
+    const { context, page, sent } = await openPage();
+    await page.goto(`${server.baseUrl}/test-hooks/drop-event`);
+    await page.getByRole("button", { name: "Capture an event that beforeSend drops" }).click();
+    await hidePage(page);
+    await eventually("a client report posted to /monitoring", async () => (itemTypes(sent).has("client_report") ? true : undefined));
+    const report = monitoringRequests(sent).find((request) => request.body.includes('"type":"client_report"'))!;
+    assert.match(report.body, /"reason":"before_send","category":"error","quantity":1/);
+
+    const stats = await eventually("the client report counted in stats", async () => {
+      const answer = await api<{ groups: { by: Record<string, string>; totals: Record<string, number>; series?: unknown }[] }>(
+        `/api/0/organizations/default/stats_v2/?project=${internal.projectId}&field=sum(quantity)&groupBy=outcome&groupBy=category&groupBy=reason&statsPeriod=24h`,
+      );
+      return answer.groups.find((group) => group.by.reason === "before_send");
+    });
+    assert.deepEqual(stats, { by: { outcome: "client_discard", category: "error", reason: "before_send" }, totals: { "sum(quantity)": 1 }, series: stats.series });
+    await context.close();
+  });
+});
