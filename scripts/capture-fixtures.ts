@@ -25,7 +25,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const outDir = path.join(root, "tests", "fixtures", "envelopes");
 const keptHeaders = ["content-type", "content-encoding", "content-length", "transfer-encoding", "user-agent", "origin", "x-sentry-auth"];
 
-interface Recorded { url: string; headers: Record<string, string>; wire: Buffer; body: Buffer }
+export interface Recorded { url: string; headers: Record<string, string>; wire: Buffer; body: Buffer }
 
 async function runNodeClient(port: number): Promise<void> {
   const Sentry = await import("@sentry/node");
@@ -58,7 +58,7 @@ async function runNodeClient(port: number): Promise<void> {
   // Exiting lets processSessionIntegration end the session on `beforeExit`.
 }
 
-function startRecorder(pages: Map<string, string>, bundle: () => string) {
+export function startRecorder(pages: Map<string, string>, bundle: () => string) {
   const requests: Recorded[] = [];
   const server = http.createServer((req, res) => {
     const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "*" };
@@ -86,7 +86,7 @@ function startRecorder(pages: Map<string, string>, bundle: () => string) {
 }
 
 /** Resolves once no request has arrived for `quietMs` (SDKs send asynchronously, sessions late). */
-async function settle(requests: Recorded[], quietMs: number): Promise<void> {
+export async function settle(requests: Recorded[], quietMs: number): Promise<void> {
   let seen = -1;
   while (seen !== requests.length) {
     seen = requests.length;
@@ -94,7 +94,7 @@ async function settle(requests: Recorded[], quietMs: number): Promise<void> {
   }
 }
 
-async function buildBrowserBundle(): Promise<string> {
+export async function buildBrowserBundle(): Promise<string> {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
     stdin: { contents: 'export * from "@sentry/browser";', resolveDir: root },
@@ -214,6 +214,9 @@ async function main(): Promise<void> {
   server.close();
 }
 
-const nodeClientArg = process.argv.indexOf("--node-client");
-if (nodeClientArg >= 0) await runNodeClient(Number(process.argv[nodeClientArg + 1]));
-else await main();
+// scripts/capture-tracing-fixtures.ts imports the recorder from here: run only when executed.
+if (path.resolve(process.argv[1] ?? "") === import.meta.filename) {
+  const nodeClientArg = process.argv.indexOf("--node-client");
+  if (nodeClientArg >= 0) await runNodeClient(Number(process.argv[nodeClientArg + 1]));
+  else await main();
+}
