@@ -284,7 +284,7 @@ describe("issues", () => {
     level: "error",
     type: "error",
     priority: "high",
-    metadata: { type: "Error", value: "outer", filename: "/work/main/scripts/capture-fixtures.ts", function: "runNodeClient" },
+    metadata: { type: "Error", value: "outer", filename: "/opt/store/scripts/capture-fixtures.ts", function: "runNodeClient" },
   });
 
   before(async () => {
@@ -461,7 +461,7 @@ describe("events", () => {
     message: "",
     culprit: "capture-fixtures.ts in runNodeClient",
     location: null,
-    metadata: { type: "Error", value: "outer", filename: "/work/main/scripts/capture-fixtures.ts", function: "runNodeClient" },
+    metadata: { type: "Error", value: "outer", filename: "/opt/store/scripts/capture-fixtures.ts", function: "runNodeClient" },
     platform: "node",
     dateCreated: DATE,
     dateReceived: DATE,
