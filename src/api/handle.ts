@@ -4,6 +4,7 @@
  * that is not an `AppError` is a bug, logged here and answered as a plain 500.
  */
 import { AppError, errorBody, httpStatusOf, type AppErrorCode } from "../errors";
+import { peekRuntime } from "../runtime";
 
 export interface RouteContext<Params> {
   params: Promise<Params>;
@@ -40,7 +41,10 @@ export function errorResponse(thrown: unknown): Response {
     if (error.retryAfterSeconds !== null) headers["Retry-After"] = String(error.retryAfterSeconds);
     return json(errorBody(error), httpStatusOf(error.code), headers);
   }
-  console.error("unhandled error in /api/0 handler", thrown);
+  // Caught here, so Next's onRequestError never sees it: report it to self-monitoring directly.
+  const runtime = peekRuntime();
+  if (runtime) void runtime.captureServerException(thrown, { mechanism: "api" });
+  else console.error("unhandled error in /api/0 handler", thrown);
   return json({ detail: "internal server error" }, 500);
 }
 
