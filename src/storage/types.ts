@@ -8,6 +8,17 @@
  * Times are Unix milliseconds throughout; the API layer formats them.
  */
 import type { GroupingResult, Level, NormalizedEvent } from "../processing/types";
+import type {
+  OutcomeHour,
+  OutcomeSeriesQuery,
+  SessionRepo,
+  SpanRepo,
+  TelemetryRecord,
+  TelemetryRecordResult,
+  TransactionRepo,
+} from "./telemetry-types";
+
+export * from "./telemetry-types";
 
 export interface Organization {
   id: string;
@@ -139,7 +150,8 @@ export type IngestRecord =
       quantity: number;
       /** Unix ms. */
       timestamp: number;
-    };
+    }
+  | TelemetryRecord;
 
 export type OutcomeKind = "accepted" | "filtered" | "rate_limited" | "invalid" | "unsupported" | "client_discard";
 
@@ -153,7 +165,8 @@ export interface OutcomeTotal {
 /** Per-record result of a committed batch, in input order. */
 export type IngestRecordResult =
   | { kind: "event"; issueId: string; duplicate: boolean }
-  | { kind: "outcome" };
+  | { kind: "outcome" }
+  | TelemetryRecordResult;
 
 export interface OrganizationRepo {
   create(input: { slug: string; name: string }): Promise<Organization>;
@@ -203,6 +216,8 @@ export interface IngestStore {
 
 export interface OutcomeRepo {
   totals(projectId: string, sinceMs: number): Promise<OutcomeTotal[]>;
+  /** Hourly counters of these projects in the window, for stats_v2. */
+  hourly(query: OutcomeSeriesQuery): Promise<OutcomeHour[]>;
 }
 
 export interface Storage {
@@ -214,5 +229,8 @@ export interface Storage {
   events: EventRepo;
   ingest: IngestStore;
   outcomes: OutcomeRepo;
+  sessions: SessionRepo;
+  transactions: TransactionRepo;
+  spans: SpanRepo;
   close(): Promise<void>;
 }

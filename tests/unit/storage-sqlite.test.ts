@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { storageContract } from "../../src/storage/contract/suite";
+import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
+import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
 import { createSqliteStorage } from "../../src/storage/sqlite";
 import type { Storage } from "../../src/storage/types";
 
 const dirs = new Map<Storage, string>();
 
-storageContract("sqlite", {
+const sqlite: EngineFactory = {
   async create() {
     const dir = mkdtempSync(path.join(tmpdir(), "periscope-sqlite-"));
     const storage = createSqliteStorage(dir);
@@ -19,4 +20,7 @@ storageContract("sqlite", {
     rmSync(dirs.get(storage)!, { recursive: true, force: true });
     dirs.delete(storage);
   },
-});
+};
+
+storageContract("sqlite", sqlite);
+telemetryContract("sqlite", sqlite);

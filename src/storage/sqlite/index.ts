@@ -8,6 +8,9 @@ import { sqliteKeys } from "./keys";
 import { sqliteOrganizations } from "./organizations";
 import { sqliteOutcomes } from "./outcomes";
 import { sqliteProjects } from "./projects";
+import { sqliteSessions } from "./sessions";
+import { sqliteSpans } from "./spans";
+import { sqliteTransactions } from "./transactions";
 
 export const SQLITE_FILE_NAME = "periscope.sqlite";
 
@@ -23,6 +26,9 @@ export function createSqliteStorage(dataDir: string): Storage {
     events: sqliteEvents(db),
     ingest: sqliteIngest(db),
     outcomes: sqliteOutcomes(db),
+    sessions: sqliteSessions(db),
+    transactions: sqliteTransactions(db),
+    spans: sqliteSpans(db),
     async close() {
       db.close();
     },

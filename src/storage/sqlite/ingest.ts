@@ -1,6 +1,7 @@
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import type { Db } from "./db";
+import { sqliteTelemetryIngest } from "./telemetry-ingest";
 
 type EventRecord = Extract<IngestRecord, { kind: "event" }>;
 
@@ -96,14 +97,19 @@ export function sqliteIngest(db: Db): IngestStore {
     for (const tag of delta.tags.values()) bumpTag.run(delta.issueId, tag.key, tag.value, tag.count, tag.firstSeen, tag.lastSeen);
   }
 
+  const telemetry = sqliteTelemetryIngest(db);
+
   const commitAll = db.transaction((records: IngestRecord[]) => {
     const deltas = new IssueDeltas();
     const outcomes = new OutcomeSums();
+    const batch = telemetry.batch();
     const results = records.map((record): IngestRecordResult => {
       if (record.kind === "event") return writeEvent(record, deltas);
+      if (record.kind !== "outcome") return batch.write(record);
       outcomes.add(record);
       return { kind: "outcome" };
     });
+    batch.finish();
     for (const delta of deltas.values()) applyIssueDelta(delta);
     for (const o of outcomes.values()) bumpOutcome.run(o.projectId, o.hour, o.outcome, o.category, o.reason, o.quantity);
     return results;

@@ -1,0 +1,83 @@
+import { SessionDeltas } from "../session-deltas";
+import type { TelemetryRecord, TelemetryRecordResult } from "../types";
+import type { Db } from "./db";
+import { sessionStateParams, toSessionUpdate, type SessionStateRow } from "./sessions";
+import { spanRowOf, type SpanRow } from "./spans";
+import { transactionRowOf, type TransactionRow } from "./transactions";
+
+/** The telemetry records of one batch, written inside the ingest transaction (sqliteIngest). */
+export interface TelemetryBatch {
+  write(record: TelemetryRecord): TelemetryRecordResult;
+  /** Writes the batch's summed session counters; call once, after the last `write`. */
+  finish(): void;
+}
+
+/**
+ * Transactions and spans are written as they come (a repeated transaction event id, an SDK retry,
+ * stores nothing again); session updates and aggregates are summed over the batch (SessionDeltas)
+ * and written once per session, counter and user at the end.
+ */
+export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
+  const insertTransaction = db.prepare<[TransactionRow]>(
+    `INSERT OR IGNORE INTO transactions (project_id, event_id, trace_id, span_id, name, op, status, start_ts, end_ts,
+       duration, release, environment, measurements, received, payload)
+     VALUES (@project_id, @event_id, @trace_id, @span_id, @name, @op, @status, @start_ts, @end_ts,
+       @duration, @release, @environment, @measurements, @received, @payload)`,
+  );
+  const insertSpan = db.prepare<[SpanRow]>(
+    `INSERT OR IGNORE INTO spans (project_id, trace_id, span_id, parent_span_id, segment_id, event_id, is_segment, op,
+       name, status, start_ts, end_ts, duration, segment_name, release, environment, sdk_name, attributes, measurements)
+     VALUES (@project_id, @trace_id, @span_id, @parent_span_id, @segment_id, @event_id, @is_segment, @op,
+       @name, @status, @start_ts, @end_ts, @duration, @segment_name, @release, @environment, @sdk_name, @attributes, @measurements)`,
+  );
+  const loadSession = db.prepare<[number, string], SessionStateRow>("SELECT * FROM session_states WHERE project_id = ? AND sid = ?");
+  const saveSession = db.prepare<[SessionStateRow]>(
+    `INSERT OR REPLACE INTO session_states (project_id, sid, did, seq, init, started, timestamp, status, errors, duration,
+       release, environment)
+     VALUES (@project_id, @sid, @did, @seq, @init, @started, @timestamp, @status, @errors, @duration, @release, @environment)`,
+  );
+  const bumpCount = db.prepare<[number, number, string, string, string, number]>(
+    `INSERT INTO session_counts (project_id, hour, release, environment, health, quantity) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project_id, hour, release, environment, health) DO UPDATE SET quantity = quantity + excluded.quantity`,
+  );
+  const raiseUser = db.prepare<[number, number, string, string, string, number]>(
+    `INSERT INTO session_users (project_id, hour, release, environment, did, severity) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project_id, hour, release, environment, did) DO UPDATE SET severity = MAX(severity, excluded.severity)`,
+  );
+
+  return {
+    batch() {
+      const sessions = new SessionDeltas((projectId, sid) => {
+        const row = loadSession.get(projectId, sid);
+        return row ? toSessionUpdate(row) : null;
+      });
+      return {
+        write(record) {
+          const projectId = Number(record.projectId);
+          switch (record.kind) {
+            case "session_update":
+              sessions.addUpdate(projectId, record.update);
+              return { kind: "session_update" };
+            case "session_aggregate":
+              sessions.addAggregate(projectId, record.aggregate);
+              return { kind: "session_aggregate" };
+            case "transaction": {
+              const duplicate = insertTransaction.run(transactionRowOf(projectId, record.transaction)).changes === 0;
+              if (!duplicate) for (const span of record.spans) insertSpan.run(spanRowOf(projectId, span));
+              return { kind: "transaction", duplicate };
+            }
+            case "span":
+              insertSpan.run(spanRowOf(projectId, record.span));
+              return { kind: "span" };
+          }
+        },
+        finish() {
+          const { states, counts, users } = sessions.finish();
+          for (const { projectId, state } of states) saveSession.run(sessionStateParams(projectId, state));
+          for (const c of counts) bumpCount.run(c.projectId, c.hour, c.release, c.environment, c.health, c.quantity);
+          for (const u of users) raiseUser.run(u.projectId, u.hour, u.release, u.environment, u.did, u.severity);
+        },
+      };
+    },
+  };
+}
