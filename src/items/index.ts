@@ -1,4 +1,9 @@
+import { clientReportItem } from "./client-report";
 import { eventItem } from "./event";
+import { sessionItem } from "./session";
+import { sessionsItem } from "./sessions";
+import { spanItem } from "./span";
+import { transactionItem } from "./transaction";
 import type { ItemProcessor } from "./types";
 import { unsupportedItem } from "./unsupported";
 
@@ -36,11 +41,19 @@ export interface ItemRegistry {
 }
 
 export function createItemRegistry(limits: { maxEventBytes: number }): ItemRegistry {
-  const event = eventItem(limits.maxEventBytes);
+  const stored = new Map<string, ItemProcessor>([
+    ["event", eventItem(limits.maxEventBytes)],
+    ["transaction", transactionItem(limits.maxEventBytes)],
+    ["span", spanItem()],
+    ["session", sessionItem()],
+    ["sessions", sessionsItem()],
+    ["client_report", clientReportItem()],
+  ]);
   const unsupported = new Map<string, ItemProcessor>();
   return {
     processorFor(type) {
-      if (type === "event") return event;
+      const known = stored.get(type);
+      if (known) return known;
       let processor = unsupported.get(type);
       if (!processor) {
         processor = unsupportedItem(CATEGORY_BY_TYPE[type] ?? "unknown");

@@ -179,18 +179,8 @@ export interface SessionRepo {
   stats(query: SessionStatsQuery): Promise<SessionStatsRow[]>;
 }
 
-export interface TransactionListQuery {
-  projectIds: string[];
-  limit: number;
-  cursor?: string;
-  name?: string;
-  op?: string;
-}
-
 export interface TransactionRepo {
   get(projectId: string, eventId: string): Promise<StoredTransaction | null>;
-  /** Newest (by end) first. */
-  list(query: TransactionListQuery): Promise<Page<StoredTransaction>>;
 }
 
 export interface SpanListQuery {

@@ -1,4 +1,3 @@
-import { decodeCursor, encodeCursor } from "../cursor";
 import type { StoredTransaction, TransactionPayload, TransactionRepo } from "../types";
 import type { Db } from "./db";
 
@@ -50,37 +49,13 @@ const toTransaction = (row: TransactionRow): StoredTransaction => ({
   payload: JSON.parse(row.payload) as TransactionPayload,
 });
 
-/** Transactions run newest first by end time (Sentry's `timestamp`), ties broken by event id. */
+/** Transaction events by id; lists of transactions read their segment spans (SpanRepo.list). */
 export function sqliteTransactions(db: Db): TransactionRepo {
   const byId = db.prepare<[number, string], TransactionRow>("SELECT * FROM transactions WHERE project_id = ? AND event_id = ?");
-  type ListParams = { projects: string; name: string | null; op: string | null; end: number | null; eventId: string | null; limit: number };
-  const list = db.prepare<[ListParams], TransactionRow>(
-    `SELECT * FROM transactions WHERE project_id IN (SELECT value FROM json_each(@projects))
-       AND (@name IS NULL OR name = @name) AND (@op IS NULL OR op = @op)
-       AND (@end IS NULL OR end_ts < @end OR (end_ts = @end AND event_id < @eventId))
-     ORDER BY end_ts DESC, event_id DESC LIMIT @limit`,
-  );
   return {
     async get(projectId, eventId) {
       const row = byId.get(Number(projectId), eventId);
       return row ? toTransaction(row) : null;
-    },
-    async list(query) {
-      const position = query.cursor ? decodeCursor(query.cursor) : null;
-      const rows = list.all({
-        projects: JSON.stringify(query.projectIds.map(Number)),
-        name: query.name ?? null,
-        op: query.op ?? null,
-        end: position ? Number(position.value) : null,
-        eventId: position ? String(position.id) : null,
-        limit: query.limit + 1,
-      });
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map(toTransaction),
-        nextCursor: rows.length > query.limit && last ? encodeCursor({ value: last.end_ts, id: last.event_id }) : null,
-      };
     },
   };
 }

@@ -42,7 +42,8 @@ CREATE TABLE session_users (
   PRIMARY KEY (project_id, hour, release, environment, did)
 ) WITHOUT ROWID;
 
--- One row per transaction event; `payload` is the normalised event including its spans.
+-- One row per transaction event; `payload` is the normalised event including its spans. Lists of
+-- transactions read the segment spans below (a transaction's root is one, as is a streamed segment).
 CREATE TABLE transactions (
   project_id    INTEGER NOT NULL,
   event_id      TEXT NOT NULL,
@@ -61,7 +62,6 @@ CREATE TABLE transactions (
   payload       TEXT NOT NULL,
   PRIMARY KEY (project_id, event_id)
 );
-CREATE INDEX transactions_project_end ON transactions(project_id, end_ts DESC, event_id DESC);
 
 -- One row per span: transaction roots (segments) and children, v1 span items, v2 container elements.
 CREATE TABLE spans (
