@@ -214,7 +214,7 @@ async function main(): Promise<void> {
   server.close();
 }
 
-// scripts/capture-tracing-fixtures.ts imports the recorder from here: run only when executed.
+// scripts/capture-telemetry-fixtures.ts imports the recorder from here: run only when executed.
 if (path.resolve(process.argv[1] ?? "") === import.meta.filename) {
   const nodeClientArg = process.argv.indexOf("--node-client");
   if (nodeClientArg >= 0) await runNodeClient(Number(process.argv[nodeClientArg + 1]));

@@ -1,17 +1,20 @@
 /**
- * Captures real performance envelopes (transactions, standalone and streamed spans) from the real
- * SDKs into tests/fixtures/envelopes/tracing/, with the recorder of scripts/capture-fixtures.ts:
+ * Captures real telemetry envelopes — transactions, streamed spans, request-mode session aggregates —
+ * from the real SDKs into tests/fixtures/envelopes/telemetry/, with the recorder of
+ * scripts/capture-fixtures.ts (which captures errors, single sessions and client reports):
  *
- *   npx tsx scripts/capture-tracing-fixtures.ts
+ *   npx tsx scripts/capture-telemetry-fixtures.ts
  *
  *   1. `node`: @sentry/node in a child process — one transaction with nested child spans
- *      (Sentry.startSpan), then the same work with `traceLifecycle: "stream"` (v2 span containers);
+ *      (Sentry.startSpan), then the same work with `traceLifecycle: "stream"` (v2 span containers),
+ *      then an instrumented node:http server answering two requests, one of which captures an
+ *      error (a `sessions` item with aggregates);
  *   2. `browser`: @sentry/browser with `browserTracingIntegration` in Chromium — the page load, a
  *      fetch, a click (INP), a layout shift (CLS), a history navigation, then the page is hidden so
  *      the web vitals are reported. Twice: with the default `traceLifecycle` (11.x streams spans as
  *      v2 containers) and with `traceLifecycle: "static"` (transactions, as older SDKs send).
- * Only envelopes carrying `transaction` or `span` items are kept (sessions and client reports are
- * captured by scripts/capture-fixtures.ts). Files are named `<client>-<first item>[-<op>][-n]`.
+ * Only envelopes carrying `transaction`, `span` or `sessions` items are kept. Files are named
+ * `<client>-<first item>[-<op>][-n]`.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -23,7 +26,31 @@ import { buildBrowserBundle, settle, startRecorder, type Recorded } from "./capt
 const PUBLIC_KEY = "0123456789abcdef0123456789abcdef";
 const RELEASE = "periscope-fixtures@1.0.0";
 const root = path.resolve(import.meta.dirname, "..");
-const outDir = path.join(root, "tests", "fixtures", "envelopes", "tracing");
+const outDir = path.join(root, "tests", "fixtures", "envelopes", "telemetry");
+
+type NodePhase = "static" | "stream" | "sessions";
+
+/** Request-mode sessions: the SDK aggregates one session per request, flushed after the delay. */
+async function runNodeServer(port: number): Promise<void> {
+  const Sentry = await import("@sentry/node");
+  const http = await import("node:http");
+  Sentry.init({
+    dsn: `http://${PUBLIC_KEY}@127.0.0.1:${port}/1`,
+    release: RELEASE,
+    environment: "fixtures",
+    integrations: [Sentry.httpIntegration({ sessionFlushingDelayMS: 300 })],
+  });
+  const server = http.createServer((req, res) => {
+    if (req.url === "/fail") Sentry.captureException(new Error("request failed"));
+    res.end("ok");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port: appPort } = server.address() as AddressInfo;
+  for (const route of ["/ok", "/fail"]) await (await fetch(`http://127.0.0.1:${appPort}${route}`)).text();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await Sentry.flush(5000);
+  server.close();
+}
 
 async function runNodeClient(port: number, lifecycle: "static" | "stream"): Promise<void> {
   const Sentry = await import("@sentry/node");
@@ -75,6 +102,7 @@ function classify(body: Buffer): string {
     items?: { is_segment?: boolean; attributes?: Record<string, { value?: unknown }> }[];
   };
   if (header.type === "transaction") return `transaction-${payload.contexts?.trace?.op ?? "none"}`;
+  if (header.type === "sessions") return "sessions";
   if (header.type === "span" && header.content_type?.includes("span.v2")) {
     const named = payload.items?.find((span) => span.is_segment) ?? payload.items?.[0];
     const op = named?.attributes?.["sentry.op"]?.value;
@@ -89,7 +117,7 @@ function save(prefix: string, sdk: string, recorded: Recorded[], used: Set<strin
       const type = /^\{"type":"([a-z_]+)"/.exec(line)?.[1];
       return type ? [type] : [];
     });
-    if (!types.includes("transaction") && !types.includes("span")) continue;
+    if (!types.some((type) => type === "transaction" || type === "span" || type === "sessions")) continue;
     let name = `${prefix}-${classify(request.body).replace(/[^a-z0-9.-]+/gi, "-")}`;
     for (let n = 2; used.has(name); n++) name = `${name.replace(/-\d+$/, "")}-${n}`;
     used.add(name);
@@ -100,8 +128,8 @@ function save(prefix: string, sdk: string, recorded: Recorded[], used: Set<strin
   }
 }
 
-async function runNode(port: number, lifecycle: "static" | "stream"): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", import.meta.filename, "--node-client", String(port), lifecycle], { stdio: "inherit" });
+async function runNode(port: number, phase: NodePhase): Promise<void> {
+  const child = spawn(process.execPath, ["--import", "tsx", import.meta.filename, "--node-client", String(port), phase], { stdio: "inherit" });
   await new Promise((resolve) => child.on("exit", resolve));
 }
 
@@ -128,6 +156,9 @@ async function main(): Promise<void> {
   await runNode(port, "stream");
   await settle(requests, 1000);
   save("node-stream", `@sentry/node ${sdkVersion} with traceLifecycle "stream"`, requests.splice(0), used);
+  await runNode(port, "sessions");
+  await settle(requests, 1000);
+  save("node-http", `@sentry/node ${sdkVersion} httpIntegration (request-mode sessions)`, requests.splice(0), used);
 
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath, headless: true, args: chromiumArgs });
@@ -152,7 +183,10 @@ async function main(): Promise<void> {
 
 const nodeClientArg = process.argv.indexOf("--node-client");
 if (nodeClientArg >= 0) {
-  await runNodeClient(Number(process.argv[nodeClientArg + 1]), process.argv[nodeClientArg + 2] === "stream" ? "stream" : "static");
+  const port = Number(process.argv[nodeClientArg + 1]);
+  const phase = process.argv[nodeClientArg + 2];
+  if (phase === "sessions") await runNodeServer(port);
+  else await runNodeClient(port, phase === "stream" ? "stream" : "static");
 } else {
   await main();
 }
