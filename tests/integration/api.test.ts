@@ -310,7 +310,7 @@ describe("issues", () => {
         title: "hello from captureMessage",
         culprit: "capture-fixtures.ts in runNodeClient",
         level: "info",
-        type: "error",
+        type: "default",
         priority: "low",
         metadata: { title: "hello from captureMessage" },
       }),
