@@ -10,12 +10,12 @@ import type { EventNeighbours, StoredEvent } from "../../storage/types";
 import { isoDate } from "./common";
 import { eventEntries, type EntryJson } from "./event-entries";
 
-interface TagJson {
+export interface TagJson {
   key: string;
   value: string;
 }
 
-interface UserJson {
+export interface UserJson {
   id: string | null;
   email: string | null;
   username: string | null;
@@ -86,14 +86,14 @@ const ERROR_MESSAGES: Record<string, string> = {
   future_timestamp: "Invalid timestamp (in future)",
 };
 
-function serializeError(note: ProcessingNote): EventJson["errors"][number] {
+export function serializeError(note: ProcessingNote): EventJson["errors"][number] {
   const data: Record<string, unknown> = {};
   if (note.name !== undefined) data.name = note.name;
   if (note.value !== undefined) data.value = note.value;
   return { type: note.type, message: ERROR_MESSAGES[note.type] ?? "Event processing note", data };
 }
 
-function serializeUser(user: EventUser | undefined): UserJson | null {
+export function serializeUser(user: EventUser | undefined): UserJson | null {
   if (!user) return null;
   return {
     id: user.id ?? null,
@@ -107,7 +107,7 @@ function serializeUser(user: EventUser | undefined): UserJson | null {
 }
 
 /** Sentry's API lists tags sorted by key. */
-function serializeTags(tags: [string, string][]): TagJson[] {
+export function serializeTags(tags: [string, string][]): TagJson[] {
   return tags
     .map(([key, value]) => ({ key, value }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -1,0 +1,6 @@
+import type { OutcomeHour, Project, Storage } from "../../storage/types";
+
+/** The hourly outcome counters (accepted, invalid, client_discard, …) of these projects in a window. */
+export async function getOutcomeStats(storage: Storage, projects: Project[], window: { start: number; end: number }): Promise<OutcomeHour[]> {
+  return storage.outcomes.hourly({ projectIds: projects.map((project) => project.id), ...window });
+}
