@@ -7,19 +7,18 @@ import { transactionItem } from "./transaction";
 import type { ItemProcessor } from "./types";
 import { unsupportedItem } from "./unsupported";
 
-/** Data category of each item type Relay knows (sentry-protocol.md §6.2); unknown types count as "unknown". */
+/**
+ * Data category of each item type Relay knows that is not stored yet (sentry-protocol.md §6.2), for
+ * its `unsupported` outcome; unknown types count as "unknown". Stored types name their own category.
+ */
 const CATEGORY_BY_TYPE: Record<string, string> = {
-  transaction: "transaction",
   security: "security",
   raw_security: "security",
   nel: "security",
   attachment: "attachment",
-  session: "session",
-  sessions: "session",
   log: "log_item",
   otel_log: "log_item",
   trace_metric: "trace_metric",
-  span: "span",
   user_report: "feedback",
   feedback: "feedback",
   profile: "profile",
@@ -28,7 +27,6 @@ const CATEGORY_BY_TYPE: Record<string, string> = {
   replay_recording: "replay",
   replay_video: "replay",
   check_in: "monitor",
-  client_report: "internal",
   statsd: "metric_bucket",
   metric_buckets: "metric_bucket",
 };
