@@ -10,12 +10,12 @@ import type { EventNeighbours, StoredEvent } from "../../storage/types";
 import { isoDate } from "./common";
 import { eventEntries, type EntryJson } from "./event-entries";
 
-export interface TagJson {
+interface TagJson {
   key: string;
   value: string;
 }
 
-export interface UserJson {
+interface UserJson {
   id: string | null;
   email: string | null;
   username: string | null;
@@ -86,14 +86,14 @@ const ERROR_MESSAGES: Record<string, string> = {
   future_timestamp: "Invalid timestamp (in future)",
 };
 
-export function serializeError(note: ProcessingNote): EventJson["errors"][number] {
+function serializeError(note: ProcessingNote): EventJson["errors"][number] {
   const data: Record<string, unknown> = {};
   if (note.name !== undefined) data.name = note.name;
   if (note.value !== undefined) data.value = note.value;
   return { type: note.type, message: ERROR_MESSAGES[note.type] ?? "Event processing note", data };
 }
 
-export function serializeUser(user: EventUser | undefined): UserJson | null {
+function serializeUser(user: EventUser | undefined): UserJson | null {
   if (!user) return null;
   return {
     id: user.id ?? null,
@@ -107,10 +107,25 @@ export function serializeUser(user: EventUser | undefined): UserJson | null {
 }
 
 /** Sentry's API lists tags sorted by key. */
-export function serializeTags(tags: [string, string][]): TagJson[] {
+function serializeTags(tags: [string, string][]): TagJson[] {
   return tags
     .map(([key, value]) => ({ key, value }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** The part of the event JSON that every kind of event (error or transaction) serves the same way. */
+export function eventBody(event: NormalizedEvent): Pick<EventJson, "dist" | "release" | "tags" | "user" | "contexts" | "sdk" | "context" | "packages" | "errors"> {
+  return {
+    dist: event.dist ?? null,
+    release: event.release ? { version: event.release } : null,
+    tags: serializeTags(event.tags),
+    user: serializeUser(event.user),
+    contexts: event.contexts,
+    sdk: event.sdk ? { name: event.sdk.name, version: event.sdk.version } : null,
+    context: event.extra ?? {},
+    packages: event.modules ?? {},
+    errors: event.errors.map(serializeError),
+  };
 }
 
 const eventType = (event: NormalizedEvent) => (event.exception.length > 0 ? "error" : "default");
@@ -153,16 +168,8 @@ export function serializeEvent(stored: StoredEvent, neighbours: EventNeighbours)
     platform: event.platform,
     dateCreated: isoDate(stored.timestamp),
     dateReceived: isoDate(stored.received),
-    dist: event.dist ?? null,
-    release: event.release ? { version: event.release } : null,
-    tags: serializeTags(event.tags),
-    user: serializeUser(event.user),
-    contexts: event.contexts,
-    sdk: event.sdk ? { name: event.sdk.name, version: event.sdk.version } : null,
-    context: event.extra ?? {},
-    packages: event.modules ?? {},
+    ...eventBody(event),
     entries: eventEntries(event),
-    errors: event.errors.map(serializeError),
     fingerprints: [stored.groupingHash],
     crashFile: null,
     userReport: null,

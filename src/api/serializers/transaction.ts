@@ -6,7 +6,7 @@
  */
 import type { Measurement, StoredTransaction, TransactionSpan } from "../../storage/types";
 import { isoDate } from "./common";
-import { serializeError, serializeTags, serializeUser, type EventJson } from "./event";
+import { eventBody, type EventJson } from "./event";
 import { eventEntries, type EntryJson } from "./event-entries";
 
 export interface SpanJson {
@@ -66,16 +66,8 @@ export function serializeTransaction(stored: StoredTransaction): TransactionJson
     platform: event.platform,
     dateCreated: isoDate(stored.end),
     dateReceived: isoDate(stored.received),
-    dist: event.dist ?? null,
-    release: event.release ? { version: event.release } : null,
-    tags: serializeTags(event.tags),
-    user: serializeUser(event.user),
-    contexts: event.contexts,
-    sdk: event.sdk ? { name: event.sdk.name, version: event.sdk.version } : null,
-    context: event.extra ?? {},
-    packages: event.modules ?? {},
+    ...eventBody(event),
     entries: [{ type: "spans", data: event.spans.map(spanJson) }, ...eventEntries(event)],
-    errors: event.errors.map(serializeError),
     fingerprints: [],
     crashFile: null,
     userReport: null,
