@@ -22,7 +22,7 @@ const schema = z.object({
     .refine((value) => /^https?:\/\//.test(value), "must start with http:// or https://")
     .optional(),
   MAX_REQUEST_BYTES: bytes(20 * MiB),
-  MAX_ENVELOPE_BYTES: bytes(100 * MiB),
+  MAX_ENVELOPE_BYTES: bytes(20 * MiB),
   MAX_EVENT_BYTES: bytes(1 * MiB),
   WRITER_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(2),
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
@@ -36,6 +36,12 @@ const schema = z.object({
   REGION: z.string().regex(REGION_NAME, "must be 1-32 lower-case letters, digits or '-'").optional(),
   REGIONS: z.string().optional(),
   ENABLE_TEST_HOOKS: z.enum(["true", "false", "1", "0"]).default("false"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(90),
 });
 
 export interface Config {
@@ -72,6 +78,10 @@ export interface Config {
   regions: Record<string, string>;
   /** Routes that raise errors on purpose, for the fallback-page tests. Never enable in production. */
   testHooks: boolean;
+  /** Which storage engine: the embedded SQLite file in `dataDir`, or a shared PostgreSQL. */
+  database: { engine: "sqlite" } | { engine: "postgres"; url: string; poolSize: number };
+  /** Telemetry (events, transactions, spans, sessions, outcomes) older than this many days is expired. */
+  retentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -122,6 +132,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     region: c.REGION ?? null,
     regions,
     testHooks: c.ENABLE_TEST_HOOKS === "true" || c.ENABLE_TEST_HOOKS === "1",
+    database: c.DATABASE_URL
+      ? { engine: "postgres", url: c.DATABASE_URL, poolSize: c.DATABASE_POOL_SIZE }
+      : { engine: "sqlite" },
+    retentionDays: c.RETENTION_DAYS,
   };
 }
 

@@ -1,0 +1,32 @@
+/**
+ * A short fuzz run (the long one is `npm run fuzz`): bad input mixed with valid traffic never gets a
+ * 5xx, never crashes the server, and every valid envelope beside it is stored.
+ */
+import assert from "node:assert/strict";
+import { after, before, it } from "node:test";
+import { runFuzz } from "../fuzz/run";
+import { startServer, type TestServer } from "../helpers/server";
+
+let server: TestServer;
+
+before(async () => {
+  server = await startServer();
+});
+after(async () => server.stop());
+
+it("answers 600 fuzzed requests without a 5xx and stores every valid envelope among them", async () => {
+  const report = await runFuzz({ ...server, seed: 20261122, count: 600, concurrency: 8 });
+  assert.equal(report.sent, 600);
+  assert.deepEqual(report.failures, []);
+  assert.deepEqual(report.refusedValid, []);
+  assert.ok(report.acknowledged.length > 60, `valid envelopes were part of the mix (${report.acknowledged.length})`);
+  const kinds = Object.keys(report.statuses);
+  assert.ok(kinds.length >= 12, `many kinds of bad input were sent: ${kinds.join(", ")}`);
+
+  for (const eventId of report.acknowledged) {
+    const response = await fetch(`${server.baseUrl}/api/0/projects/default/default/events/${eventId}/`);
+    assert.equal(response.status, 200, `acknowledged event ${eventId} is stored`);
+  }
+  assert.match(server.output(), /Periscope is running/);
+  assert.doesNotMatch(server.output(), /server error \(ingest/, "the ingest door reported no fault of its own");
+});
