@@ -3,7 +3,7 @@
  * nested, huge-number, invalid UTF-8, compression bombs, and random mutations of real SDK
  * envelopes — plus valid envelopes to mix in. Deterministic for a seed, so a failure reproduces.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { readdressedEnvelope } from "../helpers/fixtures";
