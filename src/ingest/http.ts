@@ -54,6 +54,8 @@ async function answer(res: ServerResponse, processed: Processed, deps: IngestDep
 export function sendIngestError(res: ServerResponse, error: AppError): void {
   setCorsHeaders(res);
   if (error.retryAfterSeconds !== null) res.setHeader("Retry-After", String(error.retryAfterSeconds));
+  // SDKs read X-Sentry-Rate-Limits before Retry-After; an empty category list means every category.
+  if (error.code === "rate_limited") res.setHeader("X-Sentry-Rate-Limits", `${error.retryAfterSeconds ?? 60}::organization`);
   // Header values must be printable ASCII; the body carries the exact text.
   res.setHeader("X-Sentry-Error", error.message.replace(/[^\x20-\x7e]/g, "?"));
   send(res, httpStatusOf(error.code), errorBody(error));

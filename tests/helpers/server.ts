@@ -16,16 +16,20 @@ export interface TestServer {
   dataDir: string;
   /** Everything the server printed so far. */
   output(): string;
-  stop(): Promise<void>;
+  /** SIGTERM, wait for exit, then delete the data directory unless `keepData`. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+  /** SIGKILL, as a crash would: nothing gets to finish. The data directory stays. */
+  kill(): Promise<void>;
 }
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "periscope-test-"));
+  // Pass DATA_DIR to restart on an existing data directory (e.g. after kill()).
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "periscope-test-"));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", ...env },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NODE_ENV: "production", ...env, DATA_DIR: dataDir },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -57,13 +61,19 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     organizationSlug: "default",
     dataDir,
     output: () => output,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
+    async stop(options = {}) {
+      await signal(child, "SIGTERM");
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      await signal(child, "SIGKILL");
     },
   };
+}
+
+async function signal(child: ChildProcess, name: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill(name);
+  await exited;
 }
