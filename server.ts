@@ -71,7 +71,10 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     captureServerException,
   };
 
-  const server = createServer((req, res) => {
+  // Node checks the header and request timeouts only every connectionsCheckingInterval (30 s by
+  // default); check often enough that a slow client is cut off close to its deadline.
+  const connectionsCheckingInterval = Math.max(250, Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs) / 4);
+  const server = createServer({ connectionsCheckingInterval }, (req, res) => {
     let route: IngestRoute | null;
     try {
       route = matchIngestRoute(req.url ?? "/");
@@ -83,10 +86,12 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     if (route) void handleIngest(req, res, route, deps);
     else void nextHandler(req, res);
   });
-  // Slow clients must not hold sockets forever (slowloris): bounded header and request time.
-  server.headersTimeout = 15_000;
-  server.requestTimeout = 60_000;
+  // Slow clients must not hold sockets forever (slowloris): bounded header and request time, and a
+  // cap on open connections so they cannot exhaust file descriptors.
+  server.headersTimeout = config.http.headersTimeoutMs;
+  server.requestTimeout = config.http.requestTimeoutMs;
   server.keepAliveTimeout = 5_000;
+  server.maxConnections = config.http.maxConnections;
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -24,6 +24,9 @@ const schema = z.object({
   MAX_REQUEST_BYTES: bytes(20 * MiB),
   MAX_ENVELOPE_BYTES: bytes(20 * MiB),
   MAX_EVENT_BYTES: bytes(1 * MiB),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  MAX_CONNECTIONS: z.coerce.number().int().positive().default(4096),
   WRITER_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(2),
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -57,6 +60,14 @@ export interface Config {
     maxEnvelopeBytes: number;
     /** Bytes of one event item. */
     maxEventBytes: number;
+  };
+  http: {
+    /** A client must finish sending its headers within this time (else 408 and the socket closes). */
+    headersTimeoutMs: number;
+    /** ... and its whole request within this time. */
+    requestTimeoutMs: number;
+    /** Open connections above this are closed at once. */
+    maxConnections: number;
   };
   writer: {
     flushMs: number;
@@ -119,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxEnvelopeBytes: c.MAX_ENVELOPE_BYTES,
       maxEventBytes: c.MAX_EVENT_BYTES,
     },
+    http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, maxConnections: c.MAX_CONNECTIONS },
     writer: { flushMs: c.WRITER_FLUSH_MS, maxPending: c.WRITER_MAX_PENDING },
     logLevel: c.LOG_LEVEL,
     selfMonitoring:
