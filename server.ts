@@ -22,7 +22,7 @@ import { getRuntime, setRuntime } from "./src/runtime";
 import { dsnFor } from "./src/services/projects/dsn";
 import { ensureMonitoringProject } from "./src/services/monitoring/ensure-monitoring-project";
 import { ensureDefaults } from "./src/services/projects/ensure-defaults";
-import { createSqliteStorage } from "./src/storage/sqlite";
+import { createStorage } from "./src/storage";
 
 const root = path.resolve(import.meta.dirname);
 
@@ -44,7 +44,7 @@ function publicUrlOf(config: Config, port: number): string {
 
 export async function startServer(config: Config, options: { dev: boolean }): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
-  const storage = createSqliteStorage(config.dataDir);
+  const storage = await createStorage(config, logger);
   const defaults = await ensureDefaults(storage);
   const monitoringProject = await ensureMonitoringProject(storage, defaults.organization);
   const release = `periscope@${packageVersion()}`;

@@ -11,32 +11,41 @@ interface Entry {
 }
 
 /**
- * Public key → key and project, cached because every ingest request needs it. Changes made through
- * this process call `invalidate()`; the TTL bounds staleness for changes made elsewhere. Unknown keys
- * are cached too (briefly) so a flood with a bad key does not become a flood of queries.
+ * Public key → key and project, cached because every ingest request needs it. The storage reports
+ * key and project changes — made by this process or, on PostgreSQL, by any process sharing the
+ * database (LISTEN/NOTIFY; docs/adr/0002) — and the cache empties; the TTL bounds staleness should a
+ * notification be lost. Unknown keys are cached too (briefly) so a flood with a bad key does not
+ * become a flood of queries.
  */
 export class KeyCache {
   private entries = new Map<string, Entry>();
+  /** Bumped by `invalidate()`: a lookup that started before a change must not cache its answer. */
+  private generation = 0;
 
   constructor(
     private readonly storage: Storage,
     private readonly ttlMs = 30_000,
     private readonly maxEntries = 10_000,
-  ) {}
+  ) {
+    storage.onKeysChanged(() => this.invalidate());
+  }
 
   async resolve(publicKey: string): Promise<ResolvedKey | null> {
     const now = Date.now();
     const cached = this.entries.get(publicKey);
     if (cached && cached.expires > now) return cached.value;
+    const generation = this.generation;
     const key = await this.storage.keys.getByPublicKey(publicKey);
     const project = key ? await this.storage.projects.getById(key.projectId) : null;
     const value = key && project ? { key, project } : null;
+    if (generation !== this.generation) return value;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(publicKey, { value, expires: now + (value ? this.ttlMs : Math.min(this.ttlMs, 5_000)) });
     return value;
   }
 
   invalidate(): void {
+    this.generation++;
     this.entries.clear();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The storage contract. Every engine folder (sqlite/, later postgres/) implements `Storage` with
+ * The storage contract. Every engine folder (sqlite/, postgres/) implements `Storage` with
  * the same file names; the rest of the code imports only from here. Methods are async even where
  * SQLite is synchronous so that a networked engine fits the same shape.
  *
@@ -220,8 +220,25 @@ export interface OutcomeRepo {
   hourly(query: OutcomeSeriesQuery): Promise<OutcomeHour[]>;
 }
 
+/** What one retention pass removed. */
+export interface RetentionResult {
+  /** Rows deleted (SQLite: all expired telemetry; PostgreSQL: the unpartitioned dedupe and session-state rows). */
+  deletedRows: number;
+  /** Day partitions dropped (PostgreSQL only). */
+  droppedPartitions: number;
+}
+
+export interface RetentionStore {
+  /**
+   * Expires telemetry older than `before` (Unix ms): events, transactions, spans, session states and
+   * counters, outcome counters. Issues and their counters stay. Never holds the write lock for long:
+   * small batches (SQLite) or whole-day partition drops (PostgreSQL).
+   */
+  expire(before: number): Promise<RetentionResult>;
+}
+
 export interface Storage {
-  readonly engine: "sqlite";
+  readonly engine: "sqlite" | "postgres";
   organizations: OrganizationRepo;
   projects: ProjectRepo;
   keys: ProjectKeyRepo;
@@ -232,5 +249,12 @@ export interface Storage {
   sessions: SessionRepo;
   transactions: TransactionRepo;
   spans: SpanRepo;
+  retention: RetentionStore;
+  /**
+   * Calls `listener` whenever a project or project key may have changed, in this process or — on a
+   * shared database — in any other (PostgreSQL: LISTEN/NOTIFY, and after the listening connection
+   * was lost, since notifications may have been missed). Returns the unsubscribe function.
+   */
+  onKeysChanged(listener: () => void): () => void;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
+import { retentionContract } from "../../src/storage/contract/retention-suite";
 import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
 import { createSqliteStorage } from "../../src/storage/sqlite";
 import type { Storage } from "../../src/storage/types";
@@ -24,3 +25,4 @@ const sqlite: EngineFactory = {
 
 storageContract("sqlite", sqlite);
 telemetryContract("sqlite", sqlite);
+retentionContract("sqlite", sqlite);

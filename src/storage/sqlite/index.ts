@@ -8,6 +8,7 @@ import { sqliteKeys } from "./keys";
 import { sqliteOrganizations } from "./organizations";
 import { sqliteOutcomes } from "./outcomes";
 import { sqliteProjects } from "./projects";
+import { sqliteRetention } from "./retention";
 import { sqliteSessions } from "./sessions";
 import { sqliteSpans } from "./spans";
 import { sqliteTransactions } from "./transactions";
@@ -17,11 +18,19 @@ export const SQLITE_FILE_NAME = "periscope.sqlite";
 /** The embedded engine: one file in the data directory. */
 export function createSqliteStorage(dataDir: string): Storage {
   const db = openDatabase(path.join(dataDir, SQLITE_FILE_NAME));
+  // One process owns the file, so key and project changes only need to reach this process's listeners.
+  const keyListeners = new Set<() => void>();
+  const changed = <T>(result: T): T => {
+    for (const listener of keyListeners) listener();
+    return result;
+  };
+  const projects = sqliteProjects(db);
+  const keys = sqliteKeys(db);
   return {
     engine: "sqlite",
     organizations: sqliteOrganizations(db),
-    projects: sqliteProjects(db),
-    keys: sqliteKeys(db),
+    projects: { ...projects, create: async (input) => changed(await projects.create(input)) },
+    keys: { ...keys, create: async (input) => changed(await keys.create(input)) },
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
     ingest: sqliteIngest(db),
@@ -29,6 +38,11 @@ export function createSqliteStorage(dataDir: string): Storage {
     sessions: sqliteSessions(db),
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
+    retention: sqliteRetention(db),
+    onKeysChanged(listener) {
+      keyListeners.add(listener);
+      return () => keyListeners.delete(listener);
+    },
     async close() {
       db.close();
     },

@@ -1,0 +1,59 @@
+/**
+ * Chooses the storage engine from the configuration: the embedded SQLite file in DATA_DIR, or a
+ * shared PostgreSQL when DATABASE_URL is set (connected and migrated here, hence async). Also runs
+ * retention: once shortly after start and then hourly, telemetry older than RETENTION_DAYS expires.
+ */
+import type { Config } from "../config";
+import { createPostgresStorage } from "./postgres";
+import { createSqliteStorage } from "./sqlite";
+import type { Storage } from "./types";
+
+const DAY_MS = 86_400_000;
+const RETENTION_EVERY_MS = 3_600_000;
+const RETENTION_FIRST_AFTER_MS = 60_000;
+
+export interface StorageLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export async function createStorage(config: Config, log?: StorageLog): Promise<Storage> {
+  const storage =
+    config.database.engine === "postgres"
+      ? await createPostgresStorage({
+          url: config.database.url,
+          poolSize: config.database.poolSize,
+          onIdleError: (error) => log?.warn(`PostgreSQL connection lost (the pool reconnects by itself): ${error.message}`),
+        })
+      : createSqliteStorage(config.dataDir);
+  return withRetention(storage, config.retentionDays, log);
+}
+
+/** Wraps `close` so the retention timer stops with the storage. */
+function withRetention(storage: Storage, days: number, log?: StorageLog): Storage {
+  let running: Promise<void> | null = null;
+  const pass = () => {
+    running ??= storage.retention
+      .expire(Date.now() - days * DAY_MS)
+      .then((result) => {
+        if (result.deletedRows > 0 || result.droppedPartitions > 0) {
+          log?.info(`retention: expired telemetry older than ${days} days (${result.droppedPartitions} partitions dropped, ${result.deletedRows} rows deleted)`);
+        }
+      })
+      .catch((error: unknown) => log?.warn(`retention pass failed, retrying in an hour: ${String(error)}`))
+      .finally(() => (running = null));
+  };
+  const first = setTimeout(pass, RETENTION_FIRST_AFTER_MS);
+  const every = setInterval(pass, RETENTION_EVERY_MS);
+  first.unref();
+  every.unref();
+  return {
+    ...storage,
+    async close() {
+      clearTimeout(first);
+      clearInterval(every);
+      await running;
+      await storage.close();
+    },
+  };
+}

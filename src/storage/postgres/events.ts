@@ -1,0 +1,91 @@
+import type { NormalizedEvent } from "../../processing/types";
+import { decodeCursor, encodeCursor } from "../cursor";
+import type { EventRepo, StoredEvent } from "../types";
+import type { PgDb } from "./db";
+
+interface EventRow {
+  project_id: number;
+  event_id: string;
+  issue_id: number;
+  grouping_hash: string;
+  timestamp: number;
+  received: number;
+  payload: string;
+}
+
+const toEvent = (row: EventRow): StoredEvent => ({
+  eventId: row.event_id,
+  projectId: String(row.project_id),
+  issueId: String(row.issue_id),
+  groupingHash: row.grouping_hash,
+  timestamp: row.timestamp,
+  received: row.received,
+  payload: JSON.parse(row.payload) as NormalizedEvent,
+});
+
+const isId = (id: string) => /^\d{1,15}$/.test(id);
+
+/**
+ * An issue's events run newest first, ordered by (timestamp, event_id) so paging is stable. Event ids
+ * compare byte-wise (their columns are COLLATE "C"), as in SQLite. The day partitions are read through the parent table.
+ */
+export function postgresEvents(db: PgDb): EventRepo {
+  const page = async (issueId: string, limit: number, after: { timestamp: number; eventId: string } | null) => {
+    if (!isId(issueId)) return [];
+    return after
+      ? db.query<EventRow>(
+          `SELECT * FROM events WHERE issue_id = $1 AND (timestamp < $2 OR (timestamp = $2 AND event_id < $3))
+           ORDER BY timestamp DESC, event_id DESC LIMIT $4`,
+          [Number(issueId), after.timestamp, after.eventId, limit],
+        )
+      : db.query<EventRow>(`SELECT * FROM events WHERE issue_id = $1 ORDER BY timestamp DESC, event_id DESC LIMIT $2`, [
+          Number(issueId),
+          limit,
+        ]);
+  };
+
+  return {
+    async get(projectId, eventId) {
+      if (!isId(projectId)) return null;
+      const [row] = await db.query<EventRow>("SELECT * FROM events WHERE project_id = $1 AND event_id = $2", [Number(projectId), eventId]);
+      return row ? toEvent(row) : null;
+    },
+    async listForIssue(issueId, limit, cursor) {
+      const position = cursor ? decodeCursor(cursor) : null;
+      const rows = await page(issueId, limit + 1, position ? { timestamp: Number(position.value), eventId: String(position.id) } : null);
+      const items = rows.slice(0, limit);
+      const last = items.at(-1);
+      return {
+        items: items.map(toEvent),
+        nextCursor: rows.length > limit && last ? encodeCursor({ value: last.timestamp, id: last.event_id }) : null,
+      };
+    },
+    async latestForIssue(issueId) {
+      const [row] = await page(issueId, 1, null);
+      return row ? toEvent(row) : null;
+    },
+    async oldestForIssue(issueId) {
+      if (!isId(issueId)) return null;
+      const [row] = await db.query<EventRow>(
+        `SELECT * FROM events WHERE issue_id = $1 ORDER BY timestamp ASC, event_id ASC LIMIT 1`,
+        [Number(issueId)],
+      );
+      return row ? toEvent(row) : null;
+    },
+    async neighbours(issueId, eventId) {
+      if (!isId(issueId)) return { previousEventId: null, nextEventId: null };
+      const [row] = await db.query<{ previous: string | null; next: string | null }>(
+        `WITH at AS (SELECT timestamp FROM events WHERE issue_id = $1 AND event_id = $2 LIMIT 1)
+         SELECT
+           (SELECT e.event_id FROM events e, at WHERE e.issue_id = $1
+              AND (e.timestamp < at.timestamp OR (e.timestamp = at.timestamp AND e.event_id < $2))
+              ORDER BY e.timestamp DESC, e.event_id DESC LIMIT 1) AS previous,
+           (SELECT e.event_id FROM events e, at WHERE e.issue_id = $1
+              AND (e.timestamp > at.timestamp OR (e.timestamp = at.timestamp AND e.event_id > $2))
+              ORDER BY e.timestamp ASC, e.event_id ASC LIMIT 1) AS next`,
+        [Number(issueId), eventId],
+      );
+      return { previousEventId: row?.previous ?? null, nextEventId: row?.next ?? null };
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { Storage } from "../types";
+import { openDatabase, type PgOptions } from "./db";
+import { postgresEvents } from "./events";
+import { postgresIngest } from "./ingest";
+import { postgresIssues } from "./issues";
+import { postgresKeys } from "./keys";
+import { KeyChangeListener } from "./listen";
+import { postgresOrganizations } from "./organizations";
+import { postgresOutcomes } from "./outcomes";
+import { postgresProjects } from "./projects";
+import { postgresRetention } from "./retention";
+import { postgresSessions } from "./sessions";
+import { postgresSpans } from "./spans";
+import { postgresTransactions } from "./transactions";
+
+/** The scale-out engine: any number of processes share one PostgreSQL (DATABASE_URL). */
+export async function createPostgresStorage(options: PgOptions): Promise<Storage> {
+  const db = await openDatabase(options);
+  const keyChanges = new KeyChangeListener(options);
+  return {
+    engine: "postgres",
+    organizations: postgresOrganizations(db),
+    projects: postgresProjects(db),
+    keys: postgresKeys(db),
+    issues: postgresIssues(db),
+    events: postgresEvents(db),
+    ingest: postgresIngest(db),
+    outcomes: postgresOutcomes(db),
+    sessions: postgresSessions(db),
+    transactions: postgresTransactions(db),
+    spans: postgresSpans(db),
+    retention: postgresRetention(db),
+    onKeysChanged: (listener) => keyChanges.subscribe(listener),
+    async close() {
+      await keyChanges.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,295 @@
+import { HOUR_MS, IssueDeltas, OutcomeSums } from "../issue-deltas";
+import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
+import { columnArrays, sortedBy, unnestInsert } from "./bulk";
+import type { PgDb, Queryable } from "./db";
+import { MissingPartitions, PartitionNeeds } from "./partitions";
+import { writeTelemetry } from "./telemetry-ingest";
+
+type EventRecord = Extract<IngestRecord, { kind: "event" }>;
+
+const key = (...parts: (string | number)[]) => parts.join("\u0000");
+
+/**
+ * The write path. One call = one transaction, however many records (the group-commit writer batches
+ * concurrent requests into a call). Several processes commit into the same database at once, so:
+ * - races are settled by the database: an event id is claimed in `event_ids` (first INSERT wins),
+ *   issue creation holds the project row (which also hands out short-id numbers), counters are
+ *   `INSERT ... ON CONFLICT DO UPDATE SET n = n + excluded.n`;
+ * - every phase touches its rows in one global order (tables in a fixed sequence, keys sorted), so
+ *   two batches touching the same issues wait for each other instead of deadlocking; a deadlock or
+ *   serialization failure that happens anyway retries the whole transaction (db.ts).
+ */
+export function postgresIngest(db: PgDb): IngestStore {
+  return {
+    async commit(records) {
+      const needs = partitionNeeds(records);
+      for (let attempt = 1; ; attempt++) {
+        await db.partitions.ensure(db, needs);
+        try {
+          return await db.transaction((tx) => writeBatch(tx, db, records));
+        } catch (error) {
+          if (attempt >= 4) throw error;
+          if (error instanceof MissingPartitions) {
+            for (const [table, days] of error.needs.days) for (const day of days) needs.add(table, day);
+          } else if ((error as { code?: unknown }).code === "23514" && /no partition/.test(String(error))) {
+            // A partition another process dropped (retention) or created: read the catalogue again.
+            await db.partitions.reload(db);
+          } else {
+            throw error;
+          }
+        }
+      }
+    },
+  };
+}
+
+/** The day partitions a batch writes into, as far as the records tell (session states add theirs later). */
+export function partitionNeeds(records: IngestRecord[]): PartitionNeeds {
+  const needs = new PartitionNeeds();
+  for (const record of records) {
+    switch (record.kind) {
+      case "event":
+        needs.add("events", Math.round(record.event.received * 1000));
+        break;
+      case "outcome":
+        needs.add("outcomes", Math.floor(record.timestamp / HOUR_MS) * HOUR_MS);
+        break;
+      case "transaction":
+        needs.add("transactions", Math.round(record.transaction.received * 1000));
+        for (const span of record.spans) needs.add("spans", span.end);
+        break;
+      case "span":
+        needs.add("spans", record.span.end);
+        break;
+      case "session_update":
+        needs.add("session_counts", record.update.started);
+        needs.add("session_users", record.update.started);
+        break;
+      case "session_aggregate":
+        needs.add("session_counts", record.aggregate.started);
+        needs.add("session_users", record.aggregate.started);
+        break;
+    }
+  }
+  return needs;
+}
+
+async function writeBatch(tx: Queryable, db: PgDb, records: IngestRecord[]): Promise<IngestRecordResult[]> {
+  const results = new Array<IngestRecordResult>(records.length);
+  await writeEvents(tx, records, results);
+  await writeTelemetry(tx, db.partitions, records, results);
+  const outcomes = new OutcomeSums();
+  records.forEach((record, index) => {
+    if (record.kind !== "outcome") return;
+    outcomes.add(record);
+    results[index] = { kind: "outcome" };
+  });
+  const sums = sortedBy([...outcomes.values()], (o) => [o.projectId, o.hour, o.outcome, o.category, o.reason]);
+  if (sums.length > 0) {
+    await tx.query(
+      unnestInsert(
+        "outcomes",
+        [["project_id", "bigint"], ["hour", "bigint"], ["outcome", "text"], ["category", "text"], ["reason", "text"], ["quantity", "bigint"]],
+        "ON CONFLICT (project_id, hour, outcome, category, reason) DO UPDATE SET quantity = outcomes.quantity + excluded.quantity",
+      ),
+      columnArrays(sums.map((o) => [o.projectId, o.hour, o.outcome, o.category, o.reason, o.quantity]), 6),
+    );
+  }
+  return results;
+}
+
+interface IssueKey {
+  projectId: number;
+  config: string;
+  hash: string;
+  /** The first event of the batch with this grouping: it names a new issue. */
+  first: EventRecord;
+}
+
+async function writeEvents(tx: Queryable, records: IngestRecord[], results: IngestRecordResult[]): Promise<void> {
+  // The first record of an event id in the batch is the one stored; later ones are duplicates of it.
+  const firstOf = new Map<string, number>();
+  const fresh: { index: number; record: EventRecord }[] = [];
+  records.forEach((record, index) => {
+    if (record.kind !== "event") return;
+    const id = key(record.projectId, record.event.event_id);
+    if (firstOf.has(id)) return;
+    firstOf.set(id, index);
+    fresh.push({ index, record });
+  });
+  if (fresh.length === 0) return;
+
+  const claims = sortedBy(fresh, ({ record }) => [Number(record.projectId), record.event.event_id]);
+  const claimed = await tx.query<{ project_id: number; event_id: string }>(
+    unnestInsert("event_ids", [["project_id", "bigint"], ["event_id", "text"], ["received", "bigint"]], "ON CONFLICT DO NOTHING RETURNING project_id, event_id"),
+    columnArrays(claims.map(({ record }) => [Number(record.projectId), record.event.event_id, Math.round(record.event.received * 1000)]), 3),
+  );
+  const won = new Set(claimed.map((row) => key(row.project_id, row.event_id)));
+  const stored = fresh.filter(({ record }) => won.has(key(Number(record.projectId), record.event.event_id)));
+  const lost = fresh.filter(({ record }) => !won.has(key(Number(record.projectId), record.event.event_id)));
+
+  const issueOf = await resolveIssues(tx, stored.map((s) => s.record));
+  const issueIdOfEvent = new Map<string, string>();
+  for (const { record } of stored) {
+    issueIdOfEvent.set(key(Number(record.projectId), record.event.event_id), String(issueOf.get(key(Number(record.projectId), record.grouping.config, record.grouping.hash))));
+  }
+  if (lost.length > 0) {
+    // Stored by an earlier batch (an SDK retry) or a concurrent one that committed first.
+    const rows = await tx.query<{ project_id: number; event_id: string; issue_id: number }>(
+      `SELECT e.project_id, e.event_id, e.issue_id FROM events e
+       JOIN unnest($1::bigint[], $2::text[]) AS k(project_id, event_id) USING (project_id, event_id)`,
+      columnArrays(lost.map(({ record }) => [Number(record.projectId), record.event.event_id]), 2),
+    );
+    for (const row of rows) issueIdOfEvent.set(key(row.project_id, row.event_id), String(row.issue_id));
+  }
+
+  if (stored.length > 0) {
+    await tx.query(
+      unnestInsert("events", [
+        ["project_id", "bigint"], ["event_id", "text"], ["issue_id", "bigint"], ["grouping_hash", "text"], ["timestamp", "bigint"],
+        ["received", "bigint"], ["payload", "text"],
+      ]),
+      columnArrays(
+        stored.map(({ record }) => {
+          const projectId = Number(record.projectId);
+          return [
+            projectId, record.event.event_id, Number(issueOf.get(key(projectId, record.grouping.config, record.grouping.hash))),
+            record.grouping.hash, Math.round(record.event.timestamp * 1000), Math.round(record.event.received * 1000), JSON.stringify(record.event),
+          ];
+        }),
+        7,
+      ),
+    );
+  }
+
+  const deltas = new IssueDeltas();
+  for (const { record } of stored) {
+    const projectId = Number(record.projectId);
+    deltas.add(issueOf.get(key(projectId, record.grouping.config, record.grouping.hash))!, {
+      event: record.event, seenAt: Math.round(record.event.timestamp * 1000), title: record.grouping.title,
+      culprit: record.grouping.culprit, userKey: record.userKey,
+    });
+  }
+  await applyIssueDeltas(tx, deltas);
+
+  records.forEach((record, index) => {
+    if (record.kind !== "event") return;
+    const id = key(Number(record.projectId), record.event.event_id);
+    const duplicate = firstOf.get(key(record.projectId, record.event.event_id)) !== index || !won.has(id);
+    results[index] = { kind: "event", issueId: issueIdOfEvent.get(id) ?? "0", duplicate };
+  });
+}
+
+/** Finds or creates the issue of every grouping in the batch: (project, config, hash) → issue id. */
+async function resolveIssues(tx: Queryable, events: EventRecord[]): Promise<Map<string, number>> {
+  const wanted = new Map<string, IssueKey>();
+  for (const record of events) {
+    const id = key(Number(record.projectId), record.grouping.config, record.grouping.hash);
+    if (!wanted.has(id)) wanted.set(id, { projectId: Number(record.projectId), config: record.grouping.config, hash: record.grouping.hash, first: record });
+  }
+  const found = new Map<string, number>();
+  const lookup = async (keys: IssueKey[]) => {
+    if (keys.length === 0) return;
+    const rows = await tx.query<{ id: number; project_id: number; grouping_config: string; hash: string }>(
+      `SELECT i.id, i.project_id, i.grouping_config, i.hash FROM issues i
+       JOIN unnest($1::bigint[], $2::text[], $3::text[]) AS k(project_id, grouping_config, hash) USING (project_id, grouping_config, hash)`,
+      columnArrays(keys.map((k) => [k.projectId, k.config, k.hash]), 3),
+    );
+    for (const row of rows) found.set(key(row.project_id, row.grouping_config, row.hash), row.id);
+  };
+  const missing = () => [...wanted.entries()].filter(([id]) => !found.has(id)).map(([, k]) => k);
+  await lookup([...wanted.values()]);
+  if (missing().length === 0) return found;
+
+  // Creating: hold the projects' rows (in id order) so one process at a time creates a project's issues,
+  // then look again — another process may have created some while we waited.
+  const projectIds = [...new Set(missing().map((k) => k.projectId))].sort((a, b) => a - b);
+  await tx.query("SELECT id FROM projects WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", [projectIds]);
+  await lookup(missing());
+  const toCreate = missing();
+  if (toCreate.length === 0) return found;
+
+  const perProject = new Map<number, IssueKey[]>();
+  for (const k of toCreate) perProject.set(k.projectId, [...(perProject.get(k.projectId) ?? []), k]);
+  const rows: (string | number)[][] = [];
+  for (const [projectId, keys] of [...perProject].sort((a, b) => a[0] - b[0])) {
+    const [seq] = await tx.query<{ last_issue_seq: number }>(
+      "UPDATE projects SET last_issue_seq = last_issue_seq + $2 WHERE id = $1 RETURNING last_issue_seq",
+      [projectId, keys.length],
+    );
+    const first = seq ? seq.last_issue_seq - keys.length + 1 : 0;
+    keys.forEach((k, i) => {
+      const { event, grouping } = k.first;
+      const seenAt = Math.round(event.timestamp * 1000);
+      rows.push([
+        projectId, grouping.config, grouping.hash, grouping.strategy, seq ? first + i : 0, grouping.title, grouping.culprit,
+        event.level, grouping.eventType, JSON.stringify(grouping.metadata), seenAt, seenAt,
+      ]);
+    });
+  }
+  const created = await tx.query<{ id: number; project_id: number; grouping_config: string; hash: string }>(
+    unnestInsert(
+      "issues",
+      [
+        ["project_id", "bigint"], ["grouping_config", "text"], ["hash", "text"], ["grouping_strategy", "text"], ["seq", "bigint"],
+        ["title", "text"], ["culprit", "text"], ["level", "text"], ["type", "text"], ["metadata", "text"], ["first_seen", "bigint"],
+        ["last_seen", "bigint"],
+      ],
+      "RETURNING id, project_id, grouping_config, hash",
+    ),
+    columnArrays(rows, 12),
+  );
+  for (const row of created) found.set(key(row.project_id, row.grouping_config, row.hash), row.id);
+  return found;
+}
+
+async function applyIssueDeltas(tx: Queryable, deltas: IssueDeltas): Promise<void> {
+  const all = sortedBy([...deltas.values()], (d) => [d.issueId]);
+  if (all.length === 0) return;
+  const users = sortedBy(all.flatMap((d) => [...d.userKeys].map((user) => [d.issueId, user] as const)), ([issue, user]) => [issue, user]);
+  const newUsers = new Map<number, number>();
+  if (users.length > 0) {
+    const added = await tx.query<{ issue_id: number }>(
+      unnestInsert("issue_users", [["issue_id", "bigint"], ["user_key", "text"]], "ON CONFLICT DO NOTHING RETURNING issue_id"),
+      columnArrays(users, 2),
+    );
+    for (const { issue_id } of added) newUsers.set(issue_id, (newUsers.get(issue_id) ?? 0) + 1);
+  }
+  // A resolved issue that sees a new event is open again and marked regressed; ignored stays ignored.
+  // An issue created in this batch stays "new"; one that existed before becomes "ongoing".
+  for (const d of all) {
+    await tx.query(
+      `UPDATE issues SET
+         times_seen = times_seen + $2, user_count = user_count + $3,
+         first_seen = LEAST(first_seen, $4), last_seen = GREATEST(last_seen, $5),
+         title = $6, culprit = $7, level = $8,
+         first_release = COALESCE(first_release, $9), last_release = COALESCE($10, last_release),
+         substatus = CASE WHEN status = 'resolved' THEN 'regressed'
+                          WHEN substatus = 'new' AND times_seen > 0 THEN 'ongoing' ELSE substatus END,
+         status = CASE WHEN status = 'resolved' THEN 'unresolved' ELSE status END
+       WHERE id = $1`,
+      [d.issueId, d.count, newUsers.get(d.issueId) ?? 0, d.firstSeen, d.lastSeen, d.title, d.culprit, d.level, d.firstRelease, d.lastRelease],
+    );
+  }
+  const hours = sortedBy(all.flatMap((d) => [...d.hours].map(([hour, count]) => [d.issueId, hour, count] as const)), ([i, h]) => [i, h]);
+  await tx.query(
+    unnestInsert("issue_hourly", [["issue_id", "bigint"], ["hour", "bigint"], ["count", "bigint"]],
+      "ON CONFLICT (issue_id, hour) DO UPDATE SET count = issue_hourly.count + excluded.count"),
+    columnArrays(hours, 3),
+  );
+  const tags = sortedBy(
+    all.flatMap((d) => [...d.tags.values()].map((t) => [d.issueId, t.key, t.value, t.count, t.firstSeen, t.lastSeen] as const)),
+    ([i, k, v]) => [i, k, v],
+  );
+  if (tags.length > 0) {
+    await tx.query(
+      unnestInsert(
+        "issue_tags",
+        [["issue_id", "bigint"], ["key", "text"], ["value", "text"], ["count", "bigint"], ["first_seen", "bigint"], ["last_seen", "bigint"]],
+        `ON CONFLICT (issue_id, key, value) DO UPDATE SET count = issue_tags.count + excluded.count,
+           first_seen = LEAST(issue_tags.first_seen, excluded.first_seen), last_seen = GREATEST(issue_tags.last_seen, excluded.last_seen)`,
+      ),
+      columnArrays(tags, 6),
+    );
+  }
+}

@@ -1,0 +1,178 @@
+import type { Level } from "../../processing/types";
+import { decodeCursor, encodeCursor } from "../cursor";
+import type { Issue, IssueQuery, IssueRepo, IssueSort, IssueStatus, IssueWithStats, TagDistribution } from "../types";
+import type { Param, PgDb } from "./db";
+
+const HOUR_MS = 3_600_000;
+
+interface IssueRow {
+  id: number;
+  project_id: number;
+  project_slug: string;
+  seq: number;
+  title: string;
+  culprit: string;
+  level: string;
+  type: string;
+  metadata: string;
+  grouping_strategy: string;
+  grouping_config: string;
+  status: string;
+  substatus: string;
+  first_seen: number;
+  last_seen: number;
+  times_seen: number;
+  user_count: number;
+  first_release: string | null;
+  last_release: string | null;
+}
+
+const selectIssue = `SELECT i.*, p.slug AS project_slug FROM issues i JOIN projects p ON p.id = i.project_id`;
+
+// Allow-list: the only identifiers that reach SQL from a query.
+const sortColumn: Record<IssueSort, "last_seen" | "first_seen" | "times_seen"> = {
+  date: "last_seen",
+  new: "first_seen",
+  freq: "times_seen",
+};
+
+const toIssue = (row: IssueRow): Issue => ({
+  id: String(row.id),
+  projectId: String(row.project_id),
+  shortId: `${row.project_slug.toUpperCase()}-${row.seq}`,
+  title: row.title,
+  culprit: row.culprit,
+  level: row.level as Level,
+  type: row.type === "error" ? "error" : "default",
+  metadata: JSON.parse(row.metadata) as Issue["metadata"],
+  groupingStrategy: row.grouping_strategy as Issue["groupingStrategy"],
+  groupingConfig: row.grouping_config,
+  status: row.status as IssueStatus,
+  substatus: row.substatus as Issue["substatus"],
+  firstSeen: row.first_seen,
+  lastSeen: row.last_seen,
+  count: row.times_seen,
+  userCount: row.user_count,
+  firstRelease: row.first_release,
+  lastRelease: row.last_release,
+});
+
+const TAG_FILTER = /^([\w.-]+):(.+)$/;
+const isId = (id: string) => /^\d{1,15}$/.test(id);
+
+export function postgresIssues(db: PgDb): IssueRepo {
+  async function getById(id: string): Promise<Issue | null> {
+    if (!isId(id)) return null;
+    const [row] = await db.query<IssueRow>(`${selectIssue} WHERE i.id = $1`, [Number(id)]);
+    return row ? toIssue(row) : null;
+  }
+
+  /** The 24 hourly buckets of every listed issue, in one query. */
+  async function stats24h(issueIds: number[], now: number): Promise<Map<number, number[]>> {
+    const lastHour = Math.floor(now / HOUR_MS) * HOUR_MS;
+    const firstHour = lastHour - 23 * HOUR_MS;
+    const out = new Map(issueIds.map((id) => [id, new Array<number>(24).fill(0)]));
+    if (issueIds.length === 0) return out;
+    const rows = await db.query<{ issue_id: number; hour: number; count: number }>(
+      "SELECT issue_id, hour, count FROM issue_hourly WHERE issue_id = ANY($1::bigint[]) AND hour >= $2 AND hour <= $3",
+      [issueIds, firstHour, lastHour],
+    );
+    for (const { issue_id, hour, count } of rows) {
+      const buckets = out.get(issue_id);
+      if (buckets) buckets[(hour - firstHour) / HOUR_MS] = count;
+    }
+    return out;
+  }
+
+  async function facet(projectId: number, key: string): Promise<string[]> {
+    const rows = await db.query<{ value: string }>(
+      `SELECT t.value FROM issue_tags t JOIN issues i ON i.id = t.issue_id
+       WHERE i.project_id = $1 AND t.key = $2 GROUP BY t.value ORDER BY t.value COLLATE "C" LIMIT 200`,
+      [projectId, key],
+    );
+    return rows.map((row) => row.value);
+  }
+
+  return {
+    getById,
+
+    async query(query: IssueQuery) {
+      const projectIds = query.projectIds.filter(isId).map(Number);
+      if (projectIds.length === 0) return { items: [], nextCursor: null };
+      const column = sortColumn[query.sort];
+      const params: Param[] = [projectIds];
+      const p = (value: Param) => `$${params.push(value)}`;
+      const where: string[] = ["i.project_id = ANY($1::bigint[])"];
+      if (query.status) where.push(`i.status = ${p(query.status)}`);
+      if (query.level) where.push(`i.level = ${p(query.level)}`);
+      const tagFilters: [string, string][] = [];
+      if (query.release) tagFilters.push(["release", query.release]);
+      if (query.environment) tagFilters.push(["environment", query.environment]);
+      const text = query.text?.trim();
+      if (text) {
+        const tag = TAG_FILTER.exec(text);
+        if (tag) {
+          tagFilters.push([tag[1]!, tag[2]!]);
+        } else {
+          const pattern = p(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+          where.push(`(i.title ILIKE ${pattern} OR i.culprit ILIKE ${pattern} OR (upper(p.slug) || '-' || i.seq) = upper(${p(text)}))`);
+        }
+      }
+      for (const [key, value] of tagFilters) {
+        where.push(`EXISTS (SELECT 1 FROM issue_tags t WHERE t.issue_id = i.id AND t.key = ${p(key)} AND t.value = ${p(value)})`);
+      }
+      const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+      if (cursor) {
+        const value = p(Number(cursor.value));
+        where.push(`(i.${column} < ${value} OR (i.${column} = ${value} AND i.id < ${p(Number(cursor.id))}))`);
+      }
+      const rows = await db.query<IssueRow>(
+        `${selectIssue} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ${p(query.limit + 1)}`,
+        params,
+      );
+      const page = rows.slice(0, query.limit);
+      const stats = await stats24h(page.map((row) => row.id), query.now);
+      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)! }));
+      const last = page.at(-1);
+      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last[column], id: last.id }) : null;
+      return { items, nextCursor };
+    },
+
+    async setStatus(id, status) {
+      const substatus = status === "resolved" ? "resolved" : status === "ignored" ? "archived" : "ongoing";
+      if (!isId(id)) return null;
+      await db.query("UPDATE issues SET status = $1, substatus = $2 WHERE id = $3", [status, substatus, Number(id)]);
+      return getById(id);
+    },
+
+    async tagDistribution(issueId, limitPerKey) {
+      if (!isId(issueId)) return [];
+      const id = Number(issueId);
+      const keys = await db.query<{ key: string; total: number }>(
+        `SELECT key, SUM(count) AS total FROM issue_tags WHERE issue_id = $1 GROUP BY key ORDER BY key COLLATE "C"`,
+        [id],
+      );
+      const values = await db.query<{ key: string; value: string; count: number; first_seen: number; last_seen: number }>(
+        `SELECT key, value, count, first_seen, last_seen FROM (
+           SELECT *, row_number() OVER (PARTITION BY key ORDER BY count DESC, value COLLATE "C") AS n FROM issue_tags WHERE issue_id = $1
+         ) ranked WHERE n <= $2 ORDER BY key COLLATE "C", n`,
+        [id, limitPerKey],
+      );
+      return keys.map(
+        ({ key, total }): TagDistribution => ({
+          key,
+          totalValues: total,
+          topValues: values
+            .filter((row) => row.key === key)
+            .map((row) => ({ value: row.value, count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen })),
+        }),
+      );
+    },
+
+    async facets(projectId) {
+      if (!isId(projectId)) return { releases: [], environments: [] };
+      const id = Number(projectId);
+      return { releases: await facet(id, "release"), environments: await facet(id, "environment") };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import pg from "pg";
+import { KEYS_CHANNEL } from "./keys";
+
+/**
+ * Key-cache invalidation across processes: one dedicated connection LISTENs on the channel that key
+ * and project writes NOTIFY (keys.ts, projects.ts). When that connection is lost, notifications may
+ * have been missed, so listeners are called again once it is back; the caches' TTL bounds the rest.
+ */
+export class KeyChangeListener {
+  private readonly listeners = new Set<() => void>();
+  private client: pg.Client | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly config: { url: string; schema?: string }) {}
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    if (!this.client && !this.retry) void this.connect(false);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  private async connect(reconnecting: boolean): Promise<void> {
+    this.retry = null;
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.config.url, connectionTimeoutMillis: 5_000 });
+    this.client = client;
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = null;
+      void client.end().catch(() => undefined);
+      if (!this.closed) this.retry = setTimeout(() => void this.connect(true), 1_000);
+    };
+    client.on("error", lost);
+    client.on("end", lost);
+    client.on("notification", () => this.notify());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${KEYS_CHANNEL}`);
+      if (reconnecting) this.notify();
+    } catch {
+      lost();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,44 @@
+import type { RetentionStore } from "../types";
+import type { PgDb } from "./db";
+import { DAY_MS } from "./partitions";
+
+const BATCH = 5_000;
+
+/**
+ * Telemetry expires a whole day at a time: a day partition whose range ends at or before the cutoff
+ * is dropped (a catalogue change, not a scan). The small unpartitioned tables — dedupe claims and
+ * latest session states — are trimmed in batches so no statement holds their rows for long.
+ */
+export function postgresRetention(db: PgDb): RetentionStore {
+  async function trim(table: "event_ids" | "transaction_ids" | "session_states", column: "received" | "timestamp", before: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const rows = await db.query<{ n: number }>(
+        `WITH gone AS (DELETE FROM ${table} WHERE ctid IN (SELECT ctid FROM ${table} WHERE ${column} < $1 LIMIT ${BATCH}) RETURNING 1)
+         SELECT COUNT(*) AS n FROM gone`,
+        [before],
+      );
+      const n = rows[0]?.n ?? 0;
+      total += n;
+      if (n < BATCH) return total;
+    }
+  }
+
+  return {
+    async expire(before) {
+      await db.partitions.reload(db);
+      let droppedPartitions = 0;
+      for (const { name, day } of db.partitions.list()) {
+        if (day + DAY_MS > before) continue;
+        await db.query(`DROP TABLE IF EXISTS ${name}`);
+        db.partitions.forget(name);
+        droppedPartitions++;
+      }
+      const deletedRows =
+        (await trim("event_ids", "received", before)) +
+        (await trim("transaction_ids", "received", before)) +
+        (await trim("session_states", "timestamp", before));
+      return { deletedRows, droppedPartitions };
+    },
+  };
+}
