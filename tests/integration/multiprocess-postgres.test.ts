@@ -68,7 +68,7 @@ if (await postgresForTests("multi-process on PostgreSQL")) {
       const seen = new Set<string>();
       let cursor: string | null = null;
       do {
-        const response = await fetch(`${a.baseUrl}/api/0/issues/${issues.body[0]!.id}/events/?per_page=100${cursor ? `&cursor=${cursor}` : ""}`);
+        const response: Response = await fetch(`${a.baseUrl}/api/0/issues/${issues.body[0]!.id}/events/?per_page=100${cursor ? `&cursor=${cursor}` : ""}`);
         assert.equal(response.status, 200);
         for (const event of (await response.json()) as { eventID: string }[]) seen.add(event.eventID);
         const next = /<[^>]*[?&]cursor=([^&>]+)[^>]*>; rel="next"; results="true"/.exec(response.headers.get("link") ?? "");
