@@ -1,0 +1,168 @@
+/**
+ * `periscope migrate-to-postgres --from <sqlite file | data dir> --to <postgres url>`
+ *
+ * Copies a whole SQLite installation into an empty PostgreSQL database: every table in dependency
+ * order (app data first, then telemetry), in batches, keeping ids (identity sequences are moved past
+ * them afterwards), printing progress; day partitions are created as the rows need them. At the end
+ * the row count of every table is compared and the command fails on any difference.
+ * Stop the SQLite server first: the copy is of the file as it is when the command runs.
+ */
+import Database from "better-sqlite3";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { columnArrays, unnestInsert, type Column } from "../storage/postgres/bulk";
+import { openDatabase as openPostgres, redact, type PgDb } from "../storage/postgres/db";
+import { PartitionNeeds, type PartitionedTable } from "../storage/postgres/partitions";
+import { SQLITE_FILE_NAME } from "../storage/sqlite";
+import { openDatabase as openSqlite } from "../storage/sqlite/db";
+
+const BATCH = 2_000;
+
+interface TableCopy {
+  table: string;
+  /** SQLite order: stable, so a batch boundary never splits or repeats a row. */
+  orderBy: string;
+  /** The column whose day picks the partition, for partitioned tables. */
+  partitionBy?: { table: PartitionedTable; column: string };
+  /** Unpartitioned dedupe table filled from the same rows (PostgreSQL only). */
+  claims?: "event_ids" | "transaction_ids";
+}
+
+/** Dependency order: rows that others name by id come first. Allow-list of table names. */
+const TABLES: TableCopy[] = [
+  { table: "organizations", orderBy: "id" },
+  { table: "projects", orderBy: "id" },
+  { table: "project_keys", orderBy: "id" },
+  { table: "issues", orderBy: "id" },
+  { table: "issue_users", orderBy: "issue_id, user_key" },
+  { table: "issue_hourly", orderBy: "issue_id, hour" },
+  { table: "issue_tags", orderBy: "issue_id, key, value" },
+  { table: "events", orderBy: "project_id, event_id", partitionBy: { table: "events", column: "received" }, claims: "event_ids" },
+  { table: "transactions", orderBy: "project_id, event_id", partitionBy: { table: "transactions", column: "received" }, claims: "transaction_ids" },
+  { table: "spans", orderBy: "project_id, trace_id, span_id", partitionBy: { table: "spans", column: "end_ts" } },
+  { table: "session_states", orderBy: "project_id, sid" },
+  { table: "session_counts", orderBy: "project_id, hour, release, environment, health", partitionBy: { table: "session_counts", column: "hour" } },
+  { table: "session_users", orderBy: "project_id, hour, release, environment, did", partitionBy: { table: "session_users", column: "hour" } },
+  { table: "outcomes", orderBy: "project_id, hour, outcome, category, reason", partitionBy: { table: "outcomes", column: "hour" } },
+];
+
+const IDENTITY_TABLES = ["organizations", "projects", "project_keys", "issues"];
+
+type Scalar = string | number | boolean | null;
+type Print = (line: string) => void;
+
+export interface MigrationResult {
+  ok: boolean;
+  counts: { table: string; sqlite: number; postgres: number }[];
+}
+
+export function sqliteFileOf(from: string): string {
+  return existsSync(from) && statSync(from).isDirectory() ? path.join(from, SQLITE_FILE_NAME) : from;
+}
+
+async function columnsOf(pg: PgDb, table: string): Promise<Column[]> {
+  const rows = await pg.query<{ column_name: string; data_type: Column[1] }>(
+    `SELECT column_name, data_type FROM information_schema.columns
+     WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
+    [table],
+  );
+  return rows.map((row) => [row.column_name, row.data_type] as const);
+}
+
+async function copyTable(sqlite: Database.Database, pg: PgDb, spec: TableCopy, print: Print): Promise<void> {
+  const columns = await columnsOf(pg, spec.table);
+  const total = (sqlite.prepare(`SELECT COUNT(*) AS n FROM ${spec.table}`).get() as { n: number }).n;
+  const insert = unnestInsert(spec.table, columns);
+  const insertClaims = spec.claims
+    ? unnestInsert(spec.claims, [["project_id", "bigint"], ["event_id", "text"], ["received", "bigint"]], "ON CONFLICT DO NOTHING")
+    : null;
+  const select = sqlite.prepare(`SELECT ${columns.map(([name]) => name).join(", ")} FROM ${spec.table} ORDER BY ${spec.orderBy}`).raw();
+  let copied = 0;
+  let lastPrint = 0;
+  let batch: Scalar[][] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    if (spec.partitionBy) {
+      const needs = new PartitionNeeds();
+      const index = columns.findIndex(([name]) => name === spec.partitionBy!.column);
+      for (const row of batch) needs.add(spec.partitionBy.table, Number(row[index]));
+      await pg.partitions.ensure(pg, needs);
+    }
+    const rows = batch;
+    await pg.transaction(async (tx) => {
+      await tx.query(insert, columnArrays(rows, columns.length));
+      if (insertClaims) {
+        const at = (name: string) => columns.findIndex(([column]) => column === name);
+        await tx.query(insertClaims, columnArrays(rows.map((row) => [row[at("project_id")]!, row[at("event_id")]!, row[at("received")]!]), 3));
+      }
+    });
+    copied += rows.length;
+    batch = [];
+    if (Date.now() - lastPrint > 1_000 || copied === total) {
+      lastPrint = Date.now();
+      print(`  ${spec.table}: ${copied}/${total} (${total === 0 ? 100 : Math.floor((copied / total) * 100)}%)`);
+    }
+  };
+  for (const raw of select.iterate() as IterableIterator<Scalar[]>) {
+    // SQLite keeps booleans as 0/1.
+    batch.push(raw.map((value, i) => (columns[i]![1] === "boolean" ? value === 1 : value)));
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+  if (total === 0) print(`  ${spec.table}: 0/0`);
+}
+
+export async function migrateToPostgres(options: { from: string; to: string; poolSize?: number }, print: Print = console.log): Promise<MigrationResult> {
+  const file = sqliteFileOf(options.from);
+  if (!existsSync(file)) throw new Error(`no SQLite database at ${file}`);
+  print(`Copying ${file} → ${redact(options.to)}`);
+  // Opening applies pending SQLite migrations, so both sides have the current schema.
+  const sqlite = openSqlite(file);
+  const pg = await openPostgres({ url: options.to, poolSize: options.poolSize ?? 4 });
+  try {
+    const [existing] = await pg.query<{ n: number }>("SELECT (SELECT COUNT(*) FROM organizations) + (SELECT COUNT(*) FROM events) AS n");
+    if ((existing?.n ?? 0) > 0) throw new Error("the PostgreSQL database is not empty: migrate into a fresh database");
+    for (const spec of TABLES) await copyTable(sqlite, pg, spec, print);
+    for (const table of IDENTITY_TABLES) {
+      await pg.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM ${table}`);
+    }
+
+    print("Verifying row counts:");
+    const counts: MigrationResult["counts"] = [];
+    const pairs: [string, string][] = [...TABLES.map((t): [string, string] => [t.table, t.table]), ["events", "event_ids"], ["transactions", "transaction_ids"]];
+    for (const [source, target] of pairs) {
+      const from = (sqlite.prepare(`SELECT COUNT(*) AS n FROM ${source}`).get() as { n: number }).n;
+      const [to] = await pg.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${target}`);
+      counts.push({ table: target, sqlite: from, postgres: to?.n ?? 0 });
+      print(`  ${target.padEnd(16)} sqlite ${String(from).padStart(9)}  postgres ${String(to?.n ?? 0).padStart(9)}  ${from === to?.n ? "ok" : "MISMATCH"}`);
+    }
+    const ok = counts.every((c) => c.sqlite === c.postgres);
+    print(ok ? "Done: every row arrived. Point DATABASE_URL at this database and start Periscope." : "FAILED: row counts differ (see above).");
+    return { ok, counts };
+  } finally {
+    sqlite.close();
+    await pg.close();
+  }
+}
+
+export async function migrateToPostgresCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { from: { type: "string" }, to: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+  if (values.help || !values.from || !values.to) {
+    console.log(`Usage: periscope migrate-to-postgres --from <sqlite file or DATA_DIR> --to <postgres://user:pass@host:5432/db>
+
+Copies every organisation, project, key, issue, event and all telemetry from a SQLite installation
+into an empty PostgreSQL database, with progress output, and verifies the row count of every table.
+Stop the SQLite server first. Exits 1 when any count differs.`);
+    return values.help ? 0 : 2;
+  }
+  if (!/^postgres(ql)?:\/\//.test(values.to)) {
+    console.error("--to must be a postgres:// or postgresql:// URL");
+    return 2;
+  }
+  const result = await migrateToPostgres({ from: values.from, to: values.to });
+  return result.ok ? 0 : 1;
+}

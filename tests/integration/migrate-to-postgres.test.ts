@@ -1,0 +1,122 @@
+/**
+ * `periscope migrate-to-postgres` on a populated installation: a SQLite server fills its data
+ * directory through the real ingest door (errors, sessions, transactions, spans, client reports) and
+ * the REST API (a second project and key); the command copies it into a fresh PostgreSQL schema,
+ * verifies the counts, and every organisation, project, key, issue and event reads back the same
+ * through the storage interface on both engines.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { createPostgresStorage } from "../../src/storage/postgres";
+import { createSqliteStorage } from "../../src/storage/sqlite";
+import type { Storage } from "../../src/storage/types";
+import { readdressedEnvelope } from "../helpers/fixtures";
+import { freshSchema, postgresForTests, type TestSchema } from "../helpers/postgres";
+import { startServer } from "../helpers/server";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+const ERRORS = ["node-error-cause", "node-message", "node-fingerprint", "browser-uncaught-error"];
+const TELEMETRY = [
+  "node-session-exited", "node-session-ok", "browser-session-unhandled", "node-client-report", "telemetry/node-transaction-task",
+  "telemetry/node-http-sessions", "telemetry/browser-span-v2-pageload", "telemetry/browser-static-transaction-pageload",
+];
+
+async function populate(dataDir: string): Promise<void> {
+  const server = await startServer({ DATA_DIR: dataDir });
+  try {
+    const send = async (name: string, publicKey: string, projectId: string) => {
+      const { body } = readdressedEnvelope(name, { publicKey });
+      const response = await fetch(`${server.baseUrl}/api/${projectId}/envelope/?sentry_key=${publicKey}&sentry_version=7`, {
+        method: "POST",
+        body: new Uint8Array(body),
+      });
+      assert.equal(response.status, 200, `${name}: ${await response.text()}`);
+    };
+    for (let i = 0; i < 3; i++) for (const name of ERRORS) await send(name, server.publicKey, server.projectId);
+    for (const name of TELEMETRY) await send(name, server.publicKey, server.projectId);
+    const created = await fetch(`${server.baseUrl}/api/0/teams/default/default/projects/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Second", slug: "second" }),
+    });
+    const text = await created.text();
+    assert.equal(created.status, 201, text);
+    const second = JSON.parse(text) as { id: string };
+    const keys = (await (await fetch(`${server.baseUrl}/api/0/projects/default/second/keys/`)).json()) as { public: string }[];
+    await send("node-message", keys[0]!.public, second.id);
+  } finally {
+    await server.stop({ keepData: true });
+  }
+}
+
+/** Everything readable through the storage interface, for a whole-object comparison. */
+async function snapshot(storage: Storage) {
+  const organizations = await storage.organizations.list();
+  const projects = (await Promise.all(organizations.map((o) => storage.projects.listByOrganization(o.id)))).flat();
+  const keys = await Promise.all(projects.map((p) => storage.keys.listByProject(p.id)));
+  const now = Date.now();
+  const issues = (await storage.issues.query({ projectIds: projects.map((p) => p.id), sort: "date", limit: 100, now })).items;
+  const events = await Promise.all(issues.map((i) => storage.events.listForIssue(i.id, 100)));
+  const tags = await Promise.all(issues.map((i) => storage.issues.tagDistribution(i.id, 10)));
+  const projectIds = projects.map((p) => p.id);
+  const spans = await storage.spans.list({ projectIds, limit: 100 });
+  const window = { projectIds, start: Math.floor(now / 3_600_000) * 3_600_000 - 48 * 3_600_000, end: Math.ceil(now / 3_600_000) * 3_600_000 + 3_600_000 };
+  const sessions = await storage.sessions.stats({ ...window, interval: 3_600_000, groupBy: ["project", "release", "environment"] });
+  const outcomes = await storage.outcomes.hourly(window);
+  const transactions = await Promise.all(spans.items.filter((s) => s.eventId).map((s) => storage.transactions.get(s.projectId, s.eventId!)));
+  return { organizations, projects, keys, issues, events, tags, spans, sessions, outcomes, transactions };
+}
+
+if (await postgresForTests("migrate-to-postgres")) {
+  describe("periscope migrate-to-postgres", () => {
+    let dataDir: string;
+    let schema: TestSchema;
+
+    before(async () => {
+      dataDir = mkdtempSync(path.join(tmpdir(), "periscope-migrate-"));
+      schema = await freshSchema();
+      await populate(dataDir);
+    });
+    after(async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      await schema?.drop();
+    });
+
+    it("copies everything, reports progress, verifies counts, and refuses a database that is not empty", async () => {
+      const run = () => spawnSync(process.execPath, ["bin/periscope.js", "migrate-to-postgres", "--from", dataDir, "--to", schema.url], { cwd: root, encoding: "utf8" });
+      const first = run();
+      assert.equal(first.status, 0, first.stdout + first.stderr);
+      assert.match(first.stdout, /events: 13\/13 \(100%\)/);
+      assert.match(first.stdout, /Done: every row arrived/);
+      assert.doesNotMatch(first.stdout, /MISMATCH/);
+
+      const sqlite = createSqliteStorage(dataDir);
+      const postgres = await createPostgresStorage({ url: schema.url, poolSize: 2 });
+      try {
+        const [before, after] = [await snapshot(sqlite), await snapshot(postgres)];
+        assert.equal(before.organizations.length, 1);
+        assert.equal(before.projects.length, 3);
+        assert.equal(before.issues.length >= 4, true);
+        assert.equal(before.events.flatMap((page) => page.items).length, 13);
+        assert.ok(before.spans.items.length > 0 && before.sessions.length > 0 && before.outcomes.length > 0);
+        assert.deepEqual(after, before);
+
+        // Ids continue after the copied ones: a new project gets the next id.
+        const organization = after.organizations[0]!;
+        const next = await postgres.projects.create({ organizationId: organization.id, slug: "third", name: "Third", platform: null });
+        assert.equal(Number(next.id), Math.max(...after.projects.map((p) => Number(p.id))) + 1);
+      } finally {
+        await sqlite.close();
+        await postgres.close();
+      }
+
+      const again = run();
+      assert.equal(again.status, 1);
+      assert.match(again.stderr, /not empty/);
+    });
+  });
+}
