@@ -1,12 +1,16 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
- * ratio: Periscope's durable events/s over the bare server's requests/s. Afterwards every
- * acknowledged event id is looked up in the database, so "accepted" means committed.
+ * ratio: Periscope's durable events/s over the bare server's requests/s, one row per storage engine.
+ * Afterwards every acknowledged event id is looked up in the database, so "accepted" means committed.
+ * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
+ * `--engine` defaults to both when that server is reachable, else sqlite.
  */
 import Database from "better-sqlite3";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,8 +20,14 @@ import { makeTemplate, percentile, runLoad, type LoadResult } from "./load";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
-  options: { seconds: { type: "string", default: "10" }, connections: { type: "string", default: "32" } },
+  options: {
+    seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "32" },
+    engine: { type: "string" },
+  },
 });
+const DATABASE_URL =
+  process.env.PERISCOPE_BENCH_DATABASE_URL || process.env.PERISCOPE_TEST_DATABASE_URL || "postgres://periscope:periscope@127.0.0.1:5432/periscope_test";
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 
@@ -61,7 +71,90 @@ function row(name: string, result: LoadResult, rssMb: number, durable: number | 
   };
 }
 
+type Engine = "sqlite" | "postgres";
+
+interface Verification {
+  stored: number;
+  issues: number;
+  missing: number;
+}
+
+/** Where one engine's run keeps its data: the server's env, the check of acknowledged ids, cleanup. */
+interface EngineTarget {
+  env: Record<string, string>;
+  verify(acceptedIds: string[]): Promise<Verification>;
+  cleanup(): Promise<void>;
+}
+
+async function sqliteTarget(): Promise<EngineTarget> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "periscope-bench-"));
+  return {
+    env: { DATA_DIR: dataDir },
+    async verify(acceptedIds) {
+      const db = new Database(path.join(dataDir, "periscope.sqlite"), { readonly: true });
+      const has = db.prepare<[string], { n: number }>("SELECT 1 AS n FROM events WHERE event_id = ?");
+      const missing = acceptedIds.filter((id) => !has.get(id)).length;
+      const stored = (db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n;
+      const issues = (db.prepare("SELECT COUNT(*) AS n FROM issues").get() as { n: number }).n;
+      db.close();
+      return { stored, issues, missing };
+    },
+    async cleanup() {
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresTarget(): Promise<EngineTarget> {
+  const schema = `bench_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(DATABASE_URL);
+  url.searchParams.set("options", `-c search_path=${schema}`);
+  return {
+    env: { DATABASE_URL: url.toString() },
+    async verify(acceptedIds) {
+      const found = await admin.query<{ n: string }>(
+        `SELECT COUNT(*) AS n FROM ${schema}.events WHERE event_id = ANY($1::text[])`,
+        [acceptedIds],
+      );
+      const stored = await admin.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${schema}.events`);
+      const issues = await admin.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${schema}.issues`);
+      return {
+        stored: Number(stored.rows[0]!.n),
+        issues: Number(issues.rows[0]!.n),
+        missing: acceptedIds.length - Number(found.rows[0]!.n),
+      };
+    },
+    async cleanup() {
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function engines(): Promise<Engine[]> {
+  const requested = args.engine ?? ((await postgresReachable()) ? "both" : "sqlite");
+  if (requested === "both") return ["sqlite", "postgres"];
+  if (requested === "sqlite" || requested === "postgres") return [requested];
+  throw new Error(`--engine must be sqlite, postgres or both, not "${requested}"`);
+}
+
 async function main() {
+  const selected = await engines();
   if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
     spawnSync("npx", ["next", "build"], { cwd: root, stdio: "inherit" });
   }
@@ -69,38 +162,42 @@ async function main() {
     makeTemplate(readFileSync(path.join(root, "tests", "fixtures", "envelopes", `${name}.envelope`))),
   );
   const sizes = FIXTURES.map((name) => readFileSync(path.join(root, "tests", "fixtures", "envelopes", `${name}.envelope`)).length);
-  console.log(`bench: ${seconds}s per server, ${connections} connections, envelopes ${FIXTURES.join(", ")} (${sizes.join(", ")} bytes)`);
+  console.log(`bench: ${seconds}s per server, ${connections} connections, engines ${selected.join(", ")}, envelopes ${FIXTURES.join(", ")} (${sizes.join(", ")} bytes)`);
 
   const baseline = await startProcess(["--import", "tsx", "bench/baseline-server.ts"], {}, /listening on (\d+)/);
   const baselineResult = await runLoad({ url: `http://127.0.0.1:${baseline.match[1]}/api/1/envelope/`, templates, connections, seconds });
   const baselineRss = peakRssMb(baseline.child.pid!);
   await stop(baseline.child);
+  const baselineRate = baselineResult.sent / baselineResult.seconds;
 
-  const dataDir = mkdtempSync(path.join(tmpdir(), "periscope-bench-"));
-  const periscope = await startProcess(
-    ["--import", "tsx", "server.ts"],
-    { PORT: "0", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "info" },
-    /Default project DSN: (\S+)/,
-  );
-  const dsn = new URL(periscope.match[1]!);
-  const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
-  const result = await runLoad({ url, templates, connections, seconds });
-  const rss = peakRssMb(periscope.child.pid!);
-  await stop(periscope.child);
-
-  const db = new Database(path.join(dataDir, "periscope.sqlite"), { readonly: true });
-  const has = db.prepare<[string], { n: number }>("SELECT 1 AS n FROM events WHERE event_id = ?");
-  const missing = result.acceptedIds.filter((id) => !has.get(id)).length;
-  const stored = (db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n;
-  const issues = (db.prepare("SELECT COUNT(*) AS n FROM issues").get() as { n: number }).n;
-  db.close();
-  rmSync(dataDir, { recursive: true, force: true });
-
-  console.table([row("bare node:http", baselineResult, baselineRss, null), row("periscope (sqlite)", result, rss, stored)]);
-  const ratio = result.accepted / result.seconds / (baselineResult.sent / baselineResult.seconds);
-  console.log(`ratio periscope durable/s ÷ bare node:http req/s: ${ratio.toFixed(3)}`);
-  console.log(`acknowledged ${result.accepted}, stored ${stored} events in ${issues} issues, acknowledged but missing: ${missing}`);
-  if (missing > 0) process.exitCode = 1;
+  const rows = [row("bare node:http", baselineResult, baselineRss, null)];
+  const summaries: string[] = [];
+  for (const engine of selected) {
+    const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
+    try {
+      const periscope = await startProcess(
+        ["--import", "tsx", "server.ts"],
+        { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", ...target.env },
+        /Default project DSN: (\S+)/,
+      );
+      const dsn = new URL(periscope.match[1]!);
+      const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
+      const result = await runLoad({ url, templates, connections, seconds });
+      const rss = peakRssMb(periscope.child.pid!);
+      await stop(periscope.child);
+      const { stored, issues, missing } = await target.verify(result.acceptedIds);
+      rows.push(row(`periscope (${engine})`, result, rss, stored));
+      const ratio = result.accepted / result.seconds / baselineRate;
+      summaries.push(
+        `${engine}: ratio durable/s ÷ bare node:http req/s ${ratio.toFixed(3)}; acknowledged ${result.accepted}, stored ${stored} events in ${issues} issues, acknowledged but missing: ${missing}`,
+      );
+      if (missing > 0) process.exitCode = 1;
+    } finally {
+      await target.cleanup();
+    }
+  }
+  console.table(rows);
+  for (const line of summaries) console.log(line);
 }
 
 await main();
