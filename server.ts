@@ -159,7 +159,8 @@ export async function main(): Promise<void> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   main().catch((error: unknown) => {
-    console.error(error);
+    // A database that cannot be used at startup is an operator's problem: its message is enough.
+    console.error(error instanceof Error && error.name === "DatabaseStartupError" ? error.message : error);
     process.exit(1);
   });
 }

@@ -9,6 +9,14 @@ const migrationsDir = path.join(import.meta.dirname, "..", "migrations", "postgr
 /** Oldest server we run on: declarative partitioning with partitioned indexes and ON CONFLICT on them. */
 export const MIN_SERVER_VERSION = 130000;
 
+/** The database cannot be used at startup (unreachable, refused, too old): the message says why, no stack needed. */
+export class DatabaseStartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DatabaseStartupError";
+  }
+}
+
 export type Row = object;
 export type Param = string | number | boolean | null | readonly (string | number | boolean | null)[];
 
@@ -93,13 +101,17 @@ export async function openDatabase(options: PgOptions): Promise<PgDb> {
   try {
     const [version] = await run<{ server_version_num: string }>(pool, "SHOW server_version_num");
     if (Number(version?.server_version_num) < MIN_SERVER_VERSION) {
-      throw new Error(`PostgreSQL ${version?.server_version_num} is too old: Periscope needs PostgreSQL 13 or newer`);
+      throw new DatabaseStartupError(
+        `PostgreSQL at ${redact(options.url)} is version ${version?.server_version_num}, too old: Periscope needs PostgreSQL 13 or newer`,
+      );
     }
     await migrate(pool);
   } catch (error) {
     await pool.end();
-    if (error instanceof AppError) {
-      throw new Error(`cannot connect to PostgreSQL at ${redact(options.url)}: ${error.causes[0] ?? error.message}`);
+    if (error instanceof AppError || (error as { code?: unknown }).code === "28P01" || (error as { code?: unknown }).code === "3D000") {
+      // Unreachable, wrong password, no such database: the operator's to fix, so say exactly that.
+      const cause = error instanceof AppError ? (error.causes[0] ?? error.message) : String(error);
+      throw new DatabaseStartupError(`cannot use PostgreSQL at ${redact(options.url)} (DATABASE_URL): ${cause}`);
     }
     throw error;
   }
