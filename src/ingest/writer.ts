@@ -26,12 +26,16 @@ export class GroupCommitWriter {
   private queuedRecords = 0;
   private committingRecords = 0;
   private timer: NodeJS.Immediate | NodeJS.Timeout | null = null;
-  private committing: Promise<void> | null = null;
+  private readonly committing = new Set<Promise<void>>();
+  /** Batches committed at once: 1 on SQLite (one writer); more on a networked engine, whose commits overlap their WAL flushes. */
+  private readonly maxCommitting: number;
 
   constructor(
     private readonly store: IngestStore,
     private readonly options: WriterOptions,
-  ) {}
+  ) {
+    this.maxCommitting = Math.max(1, store.concurrentCommits ?? 1);
+  }
 
   get pending(): number {
     return this.queuedRecords + this.committingRecords;
@@ -53,14 +57,14 @@ export class GroupCommitWriter {
 
   /** Commits everything queued so far and waits for it; used at shutdown. */
   async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.committing) {
-      if (this.committing) await this.committing;
-      else await this.flush();
+    while (this.queue.length > 0 || this.committing.size > 0) {
+      if (this.queue.length > 0 && this.committing.size < this.maxCommitting) await this.flush();
+      else await Promise.race(this.committing);
     }
   }
 
   private schedule(): void {
-    if (this.timer || this.committing) return;
+    if (this.timer || this.committing.size >= this.maxCommitting) return;
     const run = () => {
       this.timer = null;
       void this.flush();
@@ -75,15 +79,18 @@ export class GroupCommitWriter {
       this.timer = null;
     }
     const batch = this.queue;
-    if (batch.length === 0) return;
+    if (batch.length === 0 || this.committing.size >= this.maxCommitting) return;
     this.queue = [];
-    this.committingRecords = this.queuedRecords;
+    const records = this.queuedRecords;
+    this.committingRecords += records;
     this.queuedRecords = 0;
-    this.committing = this.commit(batch);
-    await this.committing;
-    this.committing = null;
-    this.committingRecords = 0;
-    if (this.queue.length > 0) this.schedule();
+    const committing = this.commit(batch).finally(() => {
+      this.committing.delete(committing);
+      this.committingRecords -= records;
+      if (this.queue.length > 0) this.schedule();
+    });
+    this.committing.add(committing);
+    await committing;
   }
 
   private async commit(batch: PendingWrite[]): Promise<void> {

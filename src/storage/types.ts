@@ -212,6 +212,11 @@ export interface IngestStore {
    * Resolves only after the commit is durable; rejects (and commits nothing) on failure.
    */
   commit(records: IngestRecord[]): Promise<IngestRecordResult[]>;
+  /**
+   * How many `commit` calls may run at once (default 1). Batches are independent transactions; an
+   * engine that settles concurrent writers itself (PostgreSQL) lets the writer overlap them.
+   */
+  readonly concurrentCommits?: number;
 }
 
 export interface OutcomeRepo {

@@ -24,7 +24,8 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     keys: postgresKeys(db),
     issues: postgresIssues(db),
     events: postgresEvents(db),
-    ingest: postgresIngest(db),
+    // Up to 3 batches in flight, never more than half the pool: the UI and API keep connections.
+    ingest: postgresIngest(db, Math.max(1, Math.min(3, Math.floor(options.poolSize / 2)))),
     outcomes: postgresOutcomes(db),
     sessions: postgresSessions(db),
     transactions: postgresTransactions(db),

@@ -15,12 +15,16 @@ const key = (...parts: (string | number)[]) => parts.join("\u0000");
  * - races are settled by the database: an event id is claimed in `event_ids` (first INSERT wins),
  *   issue creation holds the project row (which also hands out short-id numbers), counters are
  *   `INSERT ... ON CONFLICT DO UPDATE SET n = n + excluded.n`;
- * - every phase touches its rows in one global order (tables in a fixed sequence, keys sorted), so
+ * - every phase touches its rows in one global order (tables in a fixed sequence — claims, issue
+ *   creation, events, transactions, spans, sessions, issue counters, outcomes — keys sorted), so
  *   two batches touching the same issues wait for each other instead of deadlocking; a deadlock or
  *   serialization failure that happens anyway retries the whole transaction (db.ts).
+ * The writer may run `concurrentCommits` batches at once (their WAL flushes overlap); the same rules
+ * make that safe, as they do between processes.
  */
-export function postgresIngest(db: PgDb): IngestStore {
+export function postgresIngest(db: PgDb, concurrentCommits: number): IngestStore {
   return {
+    concurrentCommits,
     async commit(records) {
       const needs = partitionNeeds(records);
       for (let attempt = 1; ; attempt++) {
@@ -76,8 +80,11 @@ export function partitionNeeds(records: IngestRecord[]): PartitionNeeds {
 
 async function writeBatch(tx: Queryable, db: PgDb, records: IngestRecord[]): Promise<IngestRecordResult[]> {
   const results = new Array<IngestRecordResult>(records.length);
-  await writeEvents(tx, records, results);
+  const deltas = await writeEvents(tx, records, results);
   await writeTelemetry(tx, db.partitions, records, results);
+  // The rows every batch touches (issue counters, outcome counters) come last: their locks are held
+  // only for the rest of the transaction, so concurrent batches overlap everything before them.
+  await applyIssueDeltas(tx, deltas);
   const outcomes = new OutcomeSums();
   records.forEach((record, index) => {
     if (record.kind !== "outcome") return;
@@ -106,7 +113,8 @@ interface IssueKey {
   first: EventRecord;
 }
 
-async function writeEvents(tx: Queryable, records: IngestRecord[], results: IngestRecordResult[]): Promise<void> {
+/** Stores the batch's new events (creating their issues) and answers every event record; returns the counter deltas. */
+async function writeEvents(tx: Queryable, records: IngestRecord[], results: IngestRecordResult[]): Promise<IssueDeltas> {
   // The first record of an event id in the batch is the one stored; later ones are duplicates of it.
   const firstOf = new Map<string, number>();
   const fresh: { index: number; record: EventRecord }[] = [];
@@ -117,7 +125,8 @@ async function writeEvents(tx: Queryable, records: IngestRecord[], results: Inge
     firstOf.set(id, index);
     fresh.push({ index, record });
   });
-  if (fresh.length === 0) return;
+  const deltas = new IssueDeltas();
+  if (fresh.length === 0) return deltas;
 
   const claims = sortedBy(fresh, ({ record }) => [Number(record.projectId), record.event.event_id]);
   const claimed = await tx.query<{ project_id: number; event_id: string }>(
@@ -162,7 +171,6 @@ async function writeEvents(tx: Queryable, records: IngestRecord[], results: Inge
     );
   }
 
-  const deltas = new IssueDeltas();
   for (const { record } of stored) {
     const projectId = Number(record.projectId);
     deltas.add(issueOf.get(key(projectId, record.grouping.config, record.grouping.hash))!, {
@@ -170,14 +178,13 @@ async function writeEvents(tx: Queryable, records: IngestRecord[], results: Inge
       culprit: record.grouping.culprit, userKey: record.userKey,
     });
   }
-  await applyIssueDeltas(tx, deltas);
-
   records.forEach((record, index) => {
     if (record.kind !== "event") return;
     const id = key(Number(record.projectId), record.event.event_id);
     const duplicate = firstOf.get(key(record.projectId, record.event.event_id)) !== index || !won.has(id);
     results[index] = { kind: "event", issueId: issueIdOfEvent.get(id) ?? "0", duplicate };
   });
+  return deltas;
 }
 
 /** Finds or creates the issue of every grouping in the batch: (project, config, hash) → issue id. */
