@@ -1,7 +1,11 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import pg from "pg";
 import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
 import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
 import { retentionContract } from "../../src/storage/contract/retention-suite";
 import { createPostgresStorage } from "../../src/storage/postgres";
+import { PARTITIONED_TABLES } from "../../src/storage/postgres/partitions";
 import type { Storage } from "../../src/storage/types";
 import { freshSchema, postgresForTests, type TestSchema } from "../helpers/postgres";
 
@@ -25,4 +29,27 @@ if (await postgresForTests("storage contract: postgres")) {
   storageContract("postgres", postgres);
   telemetryContract("postgres", postgres);
   retentionContract("postgres", postgres);
+}
+
+if (await postgresForTests("postgres day partitions")) {
+  describe("postgres day partitions", () => {
+    it("creates today's and the next two days' partitions of every telemetry table at start", async () => {
+      const storage = await postgres.create();
+      try {
+        const schema = schemas.get(storage)!;
+        const client = new pg.Client({ connectionString: schema.url });
+        await client.connect();
+        const { rows } = await client.query<{ name: string }>(
+          `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+           WHERE c.relnamespace = current_schema()::regnamespace ORDER BY 1`,
+        );
+        await client.end();
+        const days = [0, 1, 2].map((n) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10).replace(/-/g, ""));
+        const expected = PARTITIONED_TABLES.flatMap((table) => days.map((day) => `${table}_p${day}`)).sort();
+        assert.deepEqual(rows.map((row) => row.name).filter((name) => expected.includes(name)).sort(), expected);
+      } finally {
+        await postgres.destroy(storage);
+      }
+    });
+  });
 }

@@ -1,5 +1,6 @@
 import type { Storage } from "../types";
 import { openDatabase, type PgOptions } from "./db";
+import { upcomingDays } from "./partitions";
 import { postgresEvents } from "./events";
 import { postgresIngest } from "./ingest";
 import { postgresIssues } from "./issues";
@@ -16,6 +17,7 @@ import { postgresTransactions } from "./transactions";
 /** The scale-out engine: any number of processes share one PostgreSQL (DATABASE_URL). */
 export async function createPostgresStorage(options: PgOptions): Promise<Storage> {
   const db = await openDatabase(options);
+  await db.partitions.ensure(db, upcomingDays(Date.now()));
   const keyChanges = new KeyChangeListener(options);
   return {
     engine: "postgres",

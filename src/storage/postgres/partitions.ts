@@ -31,6 +31,13 @@ export function parsePartitionName(name: string): { table: PartitionedTable; day
   return { table, day: Date.UTC(Number(match[2]), Number(match[3]) - 1, Number(match[4])) };
 }
 
+/** Today's and the next two days' partitions of every table, made ahead so midnight needs no DDL. */
+export function upcomingDays(now: number): PartitionNeeds {
+  const needs = new PartitionNeeds();
+  for (const table of PARTITIONED_TABLES) for (let day = 0; day < 3; day++) needs.add(table, now + day * DAY_MS);
+  return needs;
+}
+
 /** Which days each table needs, collected while a commit is prepared. */
 export class PartitionNeeds {
   readonly days = new Map<PartitionedTable, Set<number>>();

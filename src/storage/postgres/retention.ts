@@ -1,6 +1,6 @@
 import type { RetentionStore } from "../types";
 import type { PgDb } from "./db";
-import { DAY_MS } from "./partitions";
+import { DAY_MS, upcomingDays } from "./partitions";
 
 const BATCH = 5_000;
 
@@ -8,6 +8,8 @@ const BATCH = 5_000;
  * Telemetry expires a whole day at a time: a day partition whose range ends at or before the cutoff
  * is dropped (a catalogue change, not a scan). The small unpartitioned tables — dedupe claims and
  * latest session states — are trimmed in batches so no statement holds their rows for long.
+ * Each pass also creates the coming days' partitions, so the first commit after midnight finds its
+ * partition ready instead of taking the parent table's lock to create it.
  */
 export function postgresRetention(db: PgDb): RetentionStore {
   async function trim(table: "event_ids" | "transaction_ids" | "session_states", column: "received" | "timestamp", before: number): Promise<number> {
@@ -34,6 +36,7 @@ export function postgresRetention(db: PgDb): RetentionStore {
         db.partitions.forget(name);
         droppedPartitions++;
       }
+      await db.partitions.ensure(db, upcomingDays(Date.now()));
       const deletedRows =
         (await trim("event_ids", "received", before)) +
         (await trim("transaction_ids", "received", before)) +
