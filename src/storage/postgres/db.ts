@@ -34,10 +34,9 @@ export interface PgDb extends Queryable {
 }
 
 export interface PgOptions {
+  /** libpq-style URL; query parameters such as `sslmode` or `options=-c search_path=...` apply to every connection. */
   url: string;
   poolSize: number;
-  /** search_path for every connection: tests give each storage its own schema. */
-  schema?: string;
   /** Called with errors of idle clients (a restarted server); the pool replaces them by itself. */
   onIdleError?: (error: Error) => void;
 }
@@ -88,7 +87,6 @@ export function createPool(options: PgOptions): pg.Pool {
     statement_timeout: 30_000,
     query_timeout: 35_000,
     idleTimeoutMillis: 30_000,
-    options: options.schema ? `-c search_path=${options.schema}` : undefined,
   });
   // An idle client whose server went away emits "error"; without a listener the process would crash.
   pool.on("error", (error) => options.onIdleError?.(error));

@@ -12,7 +12,7 @@ export class KeyChangeListener {
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly config: { url: string; schema?: string }) {}
+  constructor(private readonly config: { url: string }) {}
 
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
