@@ -1,5 +1,12 @@
+/**
+ * The load generator: raw HTTP/1.1 over keep-alive sockets with pre-rendered requests, because the
+ * generator shares the 2-core machine with the server and node's http client spends most of a core
+ * on itself. Closed loop by default (each connection sends its next request when the last answer
+ * arrives); with `rate`, requests are started on a fixed schedule and latency is measured from the
+ * scheduled time, so a slow server cannot hide its queueing (no coordinated omission).
+ */
 import { randomBytes } from "node:crypto";
-import http from "node:http";
+import net from "node:net";
 
 export interface LoadResult {
   sent: number;
@@ -13,16 +20,19 @@ export interface LoadResult {
 /** An envelope template with every occurrence of its event id replaced per request. */
 export interface Template {
   parts: Buffer[];
+  /** Items of this envelope that count as events (0 for sessions, spans, reports). */
+  events?: number;
 }
 
 export function makeTemplate(envelope: Buffer): Template {
   const header = JSON.parse(envelope.subarray(0, envelope.indexOf(0x0a)).toString("utf8")) as { event_id?: string };
-  if (!header.event_id) return { parts: [envelope] };
+  if (!header.event_id) return { parts: [envelope], events: 0 };
   const text = envelope.toString("latin1");
-  return { parts: text.split(header.event_id).map((part) => Buffer.from(part, "latin1")) };
+  return { parts: text.split(header.event_id).map((part) => Buffer.from(part, "latin1")), events: 1 };
 }
 
-function render(template: Template): { body: Buffer; eventId: string } {
+function render(template: Template): { body: Buffer; eventId: string | null } {
+  if (template.parts.length === 1) return { body: template.parts[0]!, eventId: null };
   const eventId = randomBytes(16).toString("hex");
   const id = Buffer.from(eventId, "latin1");
   const chunks: Buffer[] = [];
@@ -33,53 +43,107 @@ function render(template: Template): { body: Buffer; eventId: string } {
   return { body: Buffer.concat(chunks), eventId };
 }
 
-/** Keeps `connections` requests in flight for `seconds`, cycling through the templates. */
+/** One keep-alive connection that sends a request and resolves with the status of its answer. */
+class Connection {
+  private socket: net.Socket | null = null;
+  private buffer: Buffer = Buffer.alloc(0);
+  private waiting: ((status: number) => void) | null = null;
+
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+  ) {}
+
+  send(request: Buffer): Promise<number> {
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+      this.connected().write(request);
+    });
+  }
+
+  close(): void {
+    this.socket?.destroy();
+  }
+
+  private connected(): net.Socket {
+    if (this.socket && !this.socket.destroyed) return this.socket;
+    const socket = net.connect(this.port, this.host);
+    socket.setNoDelay(true);
+    this.buffer = Buffer.alloc(0);
+    socket.on("data", (chunk: Buffer) => {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.parse();
+    });
+    const fail = () => {
+      this.socket = null;
+      this.finish(0);
+    };
+    socket.on("error", fail);
+    socket.on("close", fail);
+    this.socket = socket;
+    return socket;
+  }
+
+  private parse(): void {
+    const headerEnd = this.buffer.indexOf("\r\n\r\n");
+    if (headerEnd === -1) return;
+    const head = this.buffer.subarray(0, headerEnd).toString("latin1");
+    const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+    if (this.buffer.length < headerEnd + 4 + length) return;
+    this.buffer = this.buffer.subarray(headerEnd + 4 + length);
+    this.finish(Number(head.slice(9, 12)));
+  }
+
+  private finish(status: number): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.(status);
+  }
+}
+
+/** Keeps `connections` requests in flight for `seconds` (or paces them at `rate`/s), cycling templates. */
 export async function runLoad(options: {
   url: string;
   templates: Template[];
   connections: number;
   seconds: number;
+  rate?: number;
 }): Promise<LoadResult> {
   const target = new URL(options.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const head = (length: number) =>
+    Buffer.from(
+      `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n` +
+        `Content-Type: application/x-sentry-envelope\r\nContent-Length: ${length}\r\n\r\n`,
+      "latin1",
+    );
   const result: LoadResult = { sent: 0, accepted: 0, rejected: {}, seconds: options.seconds, latenciesMs: [], acceptedIds: [] };
-  const deadline = Date.now() + options.seconds * 1000;
+  const started = performance.now();
+  const deadline = started + options.seconds * 1000;
   let next = 0;
 
-  const post = (body: Buffer) =>
-    new Promise<number>((resolve) => {
-      const req = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname + target.search, method: "POST", agent,
-          headers: { "Content-Type": "application/x-sentry-envelope", "Content-Length": body.length } },
-        (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on("error", () => resolve(0));
-      req.end(body);
-    });
-
   const worker = async () => {
-    while (Date.now() < deadline) {
-      const template = options.templates[next++ % options.templates.length]!;
-      const { body, eventId } = render(template);
-      const started = performance.now();
-      const status = await post(body);
-      result.latenciesMs.push(performance.now() - started);
+    const connection = new Connection(target.hostname, Number(target.port || 80));
+    while (performance.now() < deadline) {
+      const index = next++;
+      const scheduled = options.rate ? started + (index * 1000) / options.rate : performance.now();
+      if (scheduled >= deadline) break;
+      const wait = scheduled - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const { body, eventId } = render(options.templates[index % options.templates.length]!);
+      const status = await connection.send(Buffer.concat([head(body.length), body]));
+      result.latenciesMs.push(performance.now() - scheduled);
       result.sent++;
       if (status === 200) {
         result.accepted++;
-        result.acceptedIds.push(eventId);
+        if (eventId) result.acceptedIds.push(eventId);
       } else {
         result.rejected[String(status)] = (result.rejected[String(status)] ?? 0) + 1;
       }
     }
+    connection.close();
   };
-  const started = performance.now();
   await Promise.all(Array.from({ length: options.connections }, worker));
   result.seconds = (performance.now() - started) / 1000;
-  agent.destroy();
   return result;
 }
 
