@@ -1,29 +1,8 @@
-import type { NormalizedEvent } from "../../processing/types";
 import { decodeCursor, encodeCursor } from "../cursor";
-import type { EventRepo, StoredEvent } from "../types";
-import type { PgDb } from "./db";
+import { toEvent, type EventRow } from "../rows";
+import type { EventRepo } from "../types";
+import { isId, type PgDb } from "./db";
 
-interface EventRow {
-  project_id: number;
-  event_id: string;
-  issue_id: number;
-  grouping_hash: string;
-  timestamp: number;
-  received: number;
-  payload: string;
-}
-
-const toEvent = (row: EventRow): StoredEvent => ({
-  eventId: row.event_id,
-  projectId: String(row.project_id),
-  issueId: String(row.issue_id),
-  groupingHash: row.grouping_hash,
-  timestamp: row.timestamp,
-  received: row.received,
-  payload: JSON.parse(row.payload) as NormalizedEvent,
-});
-
-const isId = (id: string) => /^\d{1,15}$/.test(id);
 
 /**
  * An issue's events run newest first, ordered by (timestamp, event_id) so paging is stable. Event ids

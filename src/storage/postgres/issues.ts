@@ -1,69 +1,16 @@
-import type { Level } from "../../processing/types";
 import { decodeCursor, encodeCursor } from "../cursor";
-import type { Issue, IssueQuery, IssueRepo, IssueSort, IssueStatus, IssueWithStats, TagDistribution } from "../types";
-import type { Param, PgDb } from "./db";
+import { ISSUE_SORT_COLUMNS, SELECT_ISSUE, TAG_FILTER, toIssue, type IssueRow } from "../rows";
+import type { Issue, IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
+import { isId, type Param, type PgDb } from "./db";
 
 const HOUR_MS = 3_600_000;
 
-interface IssueRow {
-  id: number;
-  project_id: number;
-  project_slug: string;
-  seq: number;
-  title: string;
-  culprit: string;
-  level: string;
-  type: string;
-  metadata: string;
-  grouping_strategy: string;
-  grouping_config: string;
-  status: string;
-  substatus: string;
-  first_seen: number;
-  last_seen: number;
-  times_seen: number;
-  user_count: number;
-  first_release: string | null;
-  last_release: string | null;
-}
 
-const selectIssue = `SELECT i.*, p.slug AS project_slug FROM issues i JOIN projects p ON p.id = i.project_id`;
-
-// Allow-list: the only identifiers that reach SQL from a query.
-const sortColumn: Record<IssueSort, "last_seen" | "first_seen" | "times_seen"> = {
-  date: "last_seen",
-  new: "first_seen",
-  freq: "times_seen",
-};
-
-const toIssue = (row: IssueRow): Issue => ({
-  id: String(row.id),
-  projectId: String(row.project_id),
-  shortId: `${row.project_slug.toUpperCase()}-${row.seq}`,
-  title: row.title,
-  culprit: row.culprit,
-  level: row.level as Level,
-  type: row.type === "error" ? "error" : "default",
-  metadata: JSON.parse(row.metadata) as Issue["metadata"],
-  groupingStrategy: row.grouping_strategy as Issue["groupingStrategy"],
-  groupingConfig: row.grouping_config,
-  status: row.status as IssueStatus,
-  substatus: row.substatus as Issue["substatus"],
-  firstSeen: row.first_seen,
-  lastSeen: row.last_seen,
-  count: row.times_seen,
-  userCount: row.user_count,
-  firstRelease: row.first_release,
-  lastRelease: row.last_release,
-});
-
-const TAG_FILTER = /^([\w.-]+):(.+)$/;
-const isId = (id: string) => /^\d{1,15}$/.test(id);
 
 export function postgresIssues(db: PgDb): IssueRepo {
   async function getById(id: string): Promise<Issue | null> {
     if (!isId(id)) return null;
-    const [row] = await db.query<IssueRow>(`${selectIssue} WHERE i.id = $1`, [Number(id)]);
+    const [row] = await db.query<IssueRow>(`${SELECT_ISSUE} WHERE i.id = $1`, [Number(id)]);
     return row ? toIssue(row) : null;
   }
 
@@ -99,7 +46,7 @@ export function postgresIssues(db: PgDb): IssueRepo {
     async query(query: IssueQuery) {
       const projectIds = query.projectIds.filter(isId).map(Number);
       if (projectIds.length === 0) return { items: [], nextCursor: null };
-      const column = sortColumn[query.sort];
+      const column = ISSUE_SORT_COLUMNS[query.sort];
       const params: Param[] = [projectIds];
       const p = (value: Param) => `$${params.push(value)}`;
       const where: string[] = ["i.project_id = ANY($1::bigint[])"];
@@ -127,7 +74,7 @@ export function postgresIssues(db: PgDb): IssueRepo {
         where.push(`(i.${column} < ${value} OR (i.${column} = ${value} AND i.id < ${p(Number(cursor.id))}))`);
       }
       const rows = await db.query<IssueRow>(
-        `${selectIssue} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ${p(query.limit + 1)}`,
+        `${SELECT_ISSUE} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ${p(query.limit + 1)}`,
         params,
       );
       const page = rows.slice(0, query.limit);

@@ -1,27 +1,10 @@
 import { randomBytes } from "node:crypto";
-import type { ProjectKey, ProjectKeyRepo } from "../types";
-import type { PgDb } from "./db";
+import { toKey, type KeyRow } from "../rows";
+import type { ProjectKeyRepo } from "../types";
+import { isId, type PgDb } from "./db";
 
 /** NOTIFY channel on which key and project changes reach every process's key cache (listen.ts). */
 export const KEYS_CHANNEL = "periscope_keys";
-
-interface KeyRow {
-  id: number;
-  project_id: number;
-  label: string;
-  public_key: string;
-  is_active: boolean;
-  date_created: number;
-}
-
-const toKey = (row: KeyRow): ProjectKey => ({
-  id: String(row.id),
-  projectId: String(row.project_id),
-  label: row.label,
-  publicKey: row.public_key,
-  isActive: row.is_active,
-  dateCreated: row.date_created,
-});
 
 const columns = "id, project_id, label, public_key, is_active, date_created";
 
@@ -37,7 +20,7 @@ export function postgresKeys(db: PgDb): ProjectKeyRepo {
       return toKey(row!);
     },
     async listByProject(projectId) {
-      if (!/^\d{1,15}$/.test(projectId)) return [];
+      if (!isId(projectId)) return [];
       return (await db.query<KeyRow>(`SELECT ${columns} FROM project_keys WHERE project_id = $1 ORDER BY id`, [Number(projectId)])).map(toKey);
     },
     async getByPublicKey(publicKey) {

@@ -1,21 +1,7 @@
-import type { Organization, OrganizationRepo } from "../types";
-import type { PgDb } from "./db";
+import { toOrganization, type OrganizationRow } from "../rows";
+import type { OrganizationRepo } from "../types";
+import { isId, type PgDb } from "./db";
 
-interface OrganizationRow {
-  id: number;
-  slug: string;
-  name: string;
-  date_created: number;
-}
-
-const toOrganization = (row: OrganizationRow): Organization => ({
-  id: String(row.id),
-  slug: row.slug,
-  name: row.name,
-  dateCreated: row.date_created,
-});
-
-const isId = (id: string) => /^\d{1,15}$/.test(id);
 
 export function postgresOrganizations(db: PgDb): OrganizationRepo {
   return {

@@ -1,27 +1,9 @@
-import type { Project, ProjectRepo } from "../types";
-import type { PgDb } from "./db";
+import { PROJECT_COLUMNS, toProject, type ProjectRow } from "../rows";
+import type { ProjectRepo } from "../types";
+import { isId, type PgDb } from "./db";
 import { KEYS_CHANNEL } from "./keys";
 
-interface ProjectRow {
-  id: number;
-  organization_id: number;
-  slug: string;
-  name: string;
-  platform: string | null;
-  date_created: number;
-}
-
-const toProject = (row: ProjectRow): Project => ({
-  id: String(row.id),
-  organizationId: String(row.organization_id),
-  slug: row.slug,
-  name: row.name,
-  platform: row.platform,
-  dateCreated: row.date_created,
-});
-
-const columns = "id, organization_id, slug, name, platform, date_created";
-const isId = (id: string) => /^\d{1,15}$/.test(id);
+const columns = PROJECT_COLUMNS;
 
 export function postgresProjects(db: PgDb): ProjectRepo {
   return {

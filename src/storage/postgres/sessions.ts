@@ -1,34 +1,7 @@
-import { SESSION_HEALTH, type SessionRepo, type SessionStatsQuery, type SessionStatsRow, type SessionUpdate } from "../types";
-import type { Param, PgDb, Queryable } from "./db";
-
-export interface SessionStateRow {
-  project_id: number;
-  sid: string;
-  did: string | null;
-  seq: number;
-  init: boolean;
-  started: number;
-  timestamp: number;
-  status: string;
-  errors: number;
-  duration: number | null;
-  release: string;
-  environment: string;
-}
-
-export const toSessionUpdate = (row: SessionStateRow): SessionUpdate => ({
-  sid: row.sid,
-  did: row.did,
-  seq: row.seq,
-  init: row.init,
-  started: row.started,
-  timestamp: row.timestamp,
-  status: row.status,
-  errors: row.errors,
-  duration: row.duration,
-  release: row.release,
-  environment: row.environment === "" ? null : row.environment,
-});
+import { toSessionUpdate, type SessionStateRow } from "../rows";
+import { mergeSessionStats, SESSION_GROUP_COLUMNS, type SessionStatsSqlRow } from "../session-stats";
+import { type SessionRepo, type SessionStatsQuery, type SessionStatsRow, type SessionUpdate } from "../types";
+import { idsOf, isId, type Param, type PgDb, type Queryable } from "./db";
 
 /** The stored state of these sessions, keyed project\0sid. */
 export async function loadSessionStates(db: Queryable, keys: { projectId: number; sid: string }[]): Promise<Map<string, SessionUpdate>> {
@@ -39,24 +12,13 @@ export async function loadSessionStates(db: Queryable, keys: { projectId: number
   return new Map(rows.map((row) => [`${row.project_id}\u0000${row.sid}`, toSessionUpdate(row)]));
 }
 
-// Allow-list: the only group-by identifiers that reach SQL.
-const GROUP_COLUMNS = { project: "project_id", release: "release", environment: "environment" } as const;
-
-interface StatsRow {
-  project_id?: number;
-  release?: string;
-  environment?: string;
-  slot: number | null;
-  health: number | string;
-  sessions: number;
-}
 
 /** Release health from the hourly counters; same rules as the SQLite engine (sqlite/sessions.ts). */
 export function postgresSessions(db: PgDb): SessionRepo {
   function filters(query: SessionStatsQuery, params: Param[]): string {
     const p = (value: Param) => `$${params.push(value)}`;
     const where = [
-      `project_id = ANY(${p(query.projectIds.filter((id) => /^\d{1,15}$/.test(id)).map(Number))}::bigint[])`,
+      `project_id = ANY(${p(idsOf(query.projectIds))}::bigint[])`,
       `hour >= ${p(query.start)}`,
       `hour < ${p(query.end)}`,
     ];
@@ -65,9 +27,9 @@ export function postgresSessions(db: PgDb): SessionRepo {
     return where.join(" AND ");
   }
 
-  async function run(query: SessionStatsQuery, series: boolean, users: boolean): Promise<StatsRow[]> {
+  async function run(query: SessionStatsQuery, series: boolean, users: boolean): Promise<SessionStatsSqlRow[]> {
     const params: Param[] = [];
-    const dims = query.groupBy.map((key) => GROUP_COLUMNS[key]);
+    const dims = query.groupBy.map((key) => SESSION_GROUP_COLUMNS[key]);
     let slot = "NULL::bigint";
     if (series) {
       const start = `$${params.push(query.start)}`;
@@ -82,32 +44,15 @@ export function postgresSessions(db: PgDb): SessionRepo {
          GROUP BY ${keys}, severity ORDER BY ${keys}, severity`
       : `SELECT ${[...dims, `${slot} AS slot`].join(", ")}, health, SUM(quantity) AS sessions
          FROM session_counts WHERE ${where} GROUP BY ${keys}, health ORDER BY ${keys}, health COLLATE "C"`;
-    return db.query<StatsRow>(sql, params);
+    return db.query<SessionStatsSqlRow>(sql, params);
   }
 
-  async function rows(query: SessionStatsQuery, series: boolean): Promise<SessionStatsRow[]> {
-    const out = new Map<string, SessionStatsRow>();
-    const entry = (row: StatsRow, health: SessionStatsRow["health"]): SessionStatsRow => {
-      const group: Omit<SessionStatsRow, "sessions" | "users"> = { slot: row.slot, health };
-      if (row.project_id !== undefined) group.project = String(row.project_id);
-      if (row.release !== undefined) group.release = row.release;
-      if (row.environment !== undefined) group.environment = row.environment === "" ? null : row.environment;
-      const id = JSON.stringify(group);
-      let existing = out.get(id);
-      if (!existing) out.set(id, (existing = { ...group, sessions: 0, users: 0 }));
-      return existing;
-    };
-    for (const row of await run(query, series, false)) entry(row, row.health as SessionStatsRow["health"]).sessions += row.sessions;
-    for (const row of await run(query, series, true)) {
-      const health = SESSION_HEALTH[Number(row.health)];
-      if (health) entry(row, health).users += row.sessions;
-    }
-    return [...out.values()].filter((row) => row.sessions !== 0 || row.users !== 0);
-  }
+  const rows = async (query: SessionStatsQuery, series: boolean): Promise<SessionStatsRow[]> =>
+    mergeSessionStats(await run(query, series, false), await run(query, series, true));
 
   return {
     async get(projectId, sid) {
-      if (!/^\d{1,15}$/.test(projectId)) return null;
+      if (!isId(projectId)) return null;
       const states = await loadSessionStates(db, [{ projectId: Number(projectId), sid }]);
       return states.get(`${projectId}\u0000${sid}`) ?? null;
     },

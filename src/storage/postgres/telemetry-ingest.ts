@@ -1,41 +1,22 @@
 import { SessionDeltas } from "../session-deltas";
+import {
+  SESSION_STATE_COLUMNS, SPAN_COLUMNS, TRANSACTION_COLUMNS, sessionStateRowOf, spanRowOf, transactionRowOf, type SpanRow,
+  type TransactionRow,
+} from "../rows";
 import type { IngestRecord, IngestRecordResult, SpanData, TransactionPayload } from "../types";
 import { columnArrays, sortedBy, unnestInsert, type Column } from "./bulk";
 import type { Queryable } from "./db";
 import { MissingPartitions, PartitionNeeds, type Partitions } from "./partitions";
 import { loadSessionStates } from "./sessions";
-import { SPAN_COLUMNS, type SpanRow } from "./spans";
-import { TRANSACTION_COLUMNS, type TransactionRow } from "./transactions";
 
 type Scalar = string | number | boolean | null;
 
+/** PostgreSQL types of the columns written through `typed` (text when not listed). */
 const COLUMN_TYPES: Record<string, Column[1]> = {
-  project_id: "bigint", received: "bigint", is_segment: "boolean", start_ts: "double precision", end_ts: "double precision",
-  duration: "double precision",
+  project_id: "bigint", received: "bigint", seq: "bigint", started: "bigint", timestamp: "bigint", errors: "bigint",
+  is_segment: "boolean", init: "boolean", start_ts: "double precision", end_ts: "double precision", duration: "double precision",
 };
 const typed = (names: readonly string[]): Column[] => names.map((name) => [name, COLUMN_TYPES[name] ?? "text"] as const);
-
-export function transactionRowOf(projectId: number, payload: TransactionPayload): TransactionRow {
-  const trace = payload.contexts.trace ?? {};
-  const text = (value: unknown) => (typeof value === "string" ? value : null);
-  const start = payload.start_timestamp * 1000;
-  const end = payload.timestamp * 1000;
-  return {
-    project_id: projectId, event_id: payload.event_id, trace_id: String(trace.trace_id), span_id: String(trace.span_id),
-    name: payload.transaction, op: text(trace.op), status: text(trace.status), start_ts: start, end_ts: end,
-    duration: end - start, release: payload.release ?? null, environment: payload.environment,
-    measurements: JSON.stringify(payload.measurements), received: Math.round(payload.received * 1000),
-    payload: JSON.stringify(payload),
-  };
-}
-
-export const spanRowOf = (projectId: number, span: SpanData): SpanRow => ({
-  project_id: projectId, trace_id: span.traceId, span_id: span.spanId, parent_span_id: span.parentSpanId,
-  segment_id: span.segmentId, event_id: span.eventId, is_segment: span.isSegment, op: span.op, name: span.name,
-  status: span.status, start_ts: span.start, end_ts: span.end, duration: span.end - span.start,
-  segment_name: span.segmentName, release: span.release, environment: span.environment, sdk_name: span.sdkName,
-  attributes: JSON.stringify(span.attributes), measurements: JSON.stringify(span.measurements),
-});
 
 export const INSERT_TRANSACTIONS = unnestInsert("transactions", typed(TRANSACTION_COLUMNS));
 export const INSERT_SPANS = unnestInsert("spans", typed(SPAN_COLUMNS), "ON CONFLICT DO NOTHING");
@@ -115,26 +96,12 @@ export async function writeTelemetry(tx: Queryable, partitions: Partitions, reco
   const missing = partitions.missing(needs);
   if (missing) throw new MissingPartitions(missing);
 
-  const orderedStates = sortedBy(states, (s) => [s.projectId, s.state.sid]);
+  const orderedStates = sortedBy(states, (s) => [s.projectId, s.state.sid]).map(({ projectId, state }) => sessionStateRowOf(projectId, state));
   if (orderedStates.length > 0) {
+    const updates = SESSION_STATE_COLUMNS.filter((c) => c !== "project_id" && c !== "sid").map((c) => `${c} = excluded.${c}`).join(", ");
     await tx.query(
-      unnestInsert(
-        "session_states",
-        [
-          ["project_id", "bigint"], ["sid", "text"], ["did", "text"], ["seq", "bigint"], ["init", "boolean"], ["started", "bigint"],
-          ["timestamp", "bigint"], ["status", "text"], ["errors", "bigint"], ["duration", "double precision"], ["release", "text"],
-          ["environment", "text"],
-        ],
-        `ON CONFLICT (project_id, sid) DO UPDATE SET did = excluded.did, seq = excluded.seq, init = excluded.init,
-           started = excluded.started, timestamp = excluded.timestamp, status = excluded.status, errors = excluded.errors,
-           duration = excluded.duration, release = excluded.release, environment = excluded.environment`,
-      ),
-      columnArrays(
-        orderedStates.map(({ projectId, state: s }) => [
-          projectId, s.sid, s.did, s.seq, s.init, s.started, s.timestamp, s.status, s.errors, s.duration, s.release, s.environment ?? "",
-        ]),
-        12,
-      ),
+      unnestInsert("session_states", typed(SESSION_STATE_COLUMNS), `ON CONFLICT (project_id, sid) DO UPDATE SET ${updates}`),
+      columnArrays(orderedStates.map((row) => rowValues(row, SESSION_STATE_COLUMNS)), SESSION_STATE_COLUMNS.length),
     );
   }
   const orderedCounts = sortedBy(counts, (c) => [c.projectId, c.hour, c.release, c.environment, c.health]);

@@ -1,27 +1,7 @@
-import type { NormalizedEvent } from "../../processing/types";
 import { decodeCursor, encodeCursor } from "../cursor";
-import type { EventRepo, StoredEvent } from "../types";
+import { toEvent, type EventRow } from "../rows";
+import type { EventRepo } from "../types";
 import type { Db } from "./db";
-
-interface EventRow {
-  project_id: number;
-  event_id: string;
-  issue_id: number;
-  grouping_hash: string;
-  timestamp: number;
-  received: number;
-  payload: string;
-}
-
-const toEvent = (row: EventRow): StoredEvent => ({
-  eventId: row.event_id,
-  projectId: String(row.project_id),
-  issueId: String(row.issue_id),
-  groupingHash: row.grouping_hash,
-  timestamp: row.timestamp,
-  received: row.received,
-  payload: JSON.parse(row.payload) as NormalizedEvent,
-});
 
 /** An issue's events run newest first, ordered by (timestamp, event_id) so paging is stable. */
 export function sqliteEvents(db: Db): EventRepo {

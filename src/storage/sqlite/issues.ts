@@ -1,66 +1,14 @@
-import type { Level } from "../../processing/types";
 import { decodeCursor, encodeCursor } from "../cursor";
-import type { Issue, IssueQuery, IssueRepo, IssueSort, IssueStatus, IssueWithStats, TagDistribution } from "../types";
+import { ISSUE_SORT_COLUMNS, SELECT_ISSUE, TAG_FILTER, toIssue, type IssueRow } from "../rows";
+import type { IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
 import type { Db } from "./db";
 
 const HOUR_MS = 3_600_000;
 
-interface IssueRow {
-  id: number;
-  project_id: number;
-  project_slug: string;
-  seq: number;
-  title: string;
-  culprit: string;
-  level: string;
-  type: string;
-  metadata: string;
-  grouping_strategy: string;
-  grouping_config: string;
-  status: string;
-  substatus: string;
-  first_seen: number;
-  last_seen: number;
-  times_seen: number;
-  user_count: number;
-  first_release: string | null;
-  last_release: string | null;
-}
 
-const selectIssue = `SELECT i.*, p.slug AS project_slug FROM issues i JOIN projects p ON p.id = i.project_id`;
-
-// Allow-list: the only identifiers that reach SQL from a query.
-const sortColumn: Record<IssueSort, "last_seen" | "first_seen" | "times_seen"> = {
-  date: "last_seen",
-  new: "first_seen",
-  freq: "times_seen",
-};
-
-export const toIssue = (row: IssueRow): Issue => ({
-  id: String(row.id),
-  projectId: String(row.project_id),
-  shortId: `${row.project_slug.toUpperCase()}-${row.seq}`,
-  title: row.title,
-  culprit: row.culprit,
-  level: row.level as Level,
-  type: row.type === "error" ? "error" : "default",
-  metadata: JSON.parse(row.metadata) as Issue["metadata"],
-  groupingStrategy: row.grouping_strategy as Issue["groupingStrategy"],
-  groupingConfig: row.grouping_config,
-  status: row.status as IssueStatus,
-  substatus: row.substatus as Issue["substatus"],
-  firstSeen: row.first_seen,
-  lastSeen: row.last_seen,
-  count: row.times_seen,
-  userCount: row.user_count,
-  firstRelease: row.first_release,
-  lastRelease: row.last_release,
-});
-
-const TAG_FILTER = /^([\w.-]+):(.+)$/;
 
 export function sqliteIssues(db: Db): IssueRepo {
-  const byId = db.prepare<[number], IssueRow>(`${selectIssue} WHERE i.id = ?`);
+  const byId = db.prepare<[number], IssueRow>(`${SELECT_ISSUE} WHERE i.id = ?`);
   const updateStatus = db.prepare<[string, string, number]>("UPDATE issues SET status = ?, substatus = ? WHERE id = ?");
   const hourly = db.prepare<[number, number], { hour: number; count: number }>(
     "SELECT hour, count FROM issue_hourly WHERE issue_id = ? AND hour >= ?",
@@ -95,7 +43,7 @@ export function sqliteIssues(db: Db): IssueRepo {
 
     async query(query: IssueQuery) {
       if (query.projectIds.length === 0) return { items: [], nextCursor: null };
-      const column = sortColumn[query.sort];
+      const column = ISSUE_SORT_COLUMNS[query.sort];
       const where: string[] = [`i.project_id IN (${query.projectIds.map(() => "?").join(", ")})`];
       const params: (string | number)[] = query.projectIds.map(Number);
       if (query.status) {
@@ -131,7 +79,7 @@ export function sqliteIssues(db: Db): IssueRepo {
       }
       const rows = db
         .prepare<(string | number)[], IssueRow>(
-          `${selectIssue} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ?`,
+          `${SELECT_ISSUE} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ?`,
         )
         .all(...params, query.limit + 1);
       const page = rows.slice(0, query.limit);

@@ -1,24 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { ProjectKey, ProjectKeyRepo } from "../types";
+import { toKey, type KeyRow } from "../rows";
+import type { ProjectKeyRepo } from "../types";
 import type { Db } from "./db";
-
-interface KeyRow {
-  id: number;
-  project_id: number;
-  label: string;
-  public_key: string;
-  is_active: number;
-  date_created: number;
-}
-
-const toKey = (row: KeyRow): ProjectKey => ({
-  id: String(row.id),
-  projectId: String(row.project_id),
-  label: row.label,
-  publicKey: row.public_key,
-  isActive: row.is_active === 1,
-  dateCreated: row.date_created,
-});
 
 export function sqliteKeys(db: Db): ProjectKeyRepo {
   const insert = db.prepare<[number, string, string, number], KeyRow>(

@@ -1,19 +1,6 @@
-import type { Organization, OrganizationRepo } from "../types";
+import { toOrganization, type OrganizationRow } from "../rows";
+import type { OrganizationRepo } from "../types";
 import type { Db } from "./db";
-
-interface OrganizationRow {
-  id: number;
-  slug: string;
-  name: string;
-  date_created: number;
-}
-
-const toOrganization = (row: OrganizationRow): Organization => ({
-  id: String(row.id),
-  slug: row.slug,
-  name: row.name,
-  dateCreated: row.date_created,
-});
 
 export function sqliteOrganizations(db: Db): OrganizationRepo {
   const insert = db.prepare<[string, string, number], OrganizationRow>(

@@ -1,25 +1,8 @@
-import type { Project, ProjectRepo } from "../types";
+import { PROJECT_COLUMNS, toProject, type ProjectRow } from "../rows";
+import type { ProjectRepo } from "../types";
 import type { Db } from "./db";
 
-interface ProjectRow {
-  id: number;
-  organization_id: number;
-  slug: string;
-  name: string;
-  platform: string | null;
-  date_created: number;
-}
-
-const toProject = (row: ProjectRow): Project => ({
-  id: String(row.id),
-  organizationId: String(row.organization_id),
-  slug: row.slug,
-  name: row.name,
-  platform: row.platform,
-  dateCreated: row.date_created,
-});
-
-const columns = "id, organization_id, slug, name, platform, date_created";
+const columns = PROJECT_COLUMNS;
 
 export function sqliteProjects(db: Db): ProjectRepo {
   const insert = db.prepare<[number, string, string, string | null, number], ProjectRow>(

@@ -1,57 +1,7 @@
 import { decodeCursor, encodeCursor } from "../cursor";
-import type { SpanData, SpanListQuery, SpanRepo, StoredSpan } from "../types";
+import { toSpan, type SpanRow } from "../rows";
+import type { SpanListQuery, SpanRepo } from "../types";
 import type { Db } from "./db";
-
-export interface SpanRow {
-  project_id: number;
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
-  segment_id: string | null;
-  event_id: string | null;
-  is_segment: number;
-  op: string | null;
-  name: string;
-  status: string | null;
-  start_ts: number;
-  end_ts: number;
-  duration: number;
-  segment_name: string | null;
-  release: string | null;
-  environment: string | null;
-  sdk_name: string | null;
-  attributes: string;
-  measurements: string;
-}
-
-export const spanRowOf = (projectId: number, span: SpanData): SpanRow => ({
-  project_id: projectId, trace_id: span.traceId, span_id: span.spanId, parent_span_id: span.parentSpanId,
-  segment_id: span.segmentId, event_id: span.eventId, is_segment: span.isSegment ? 1 : 0, op: span.op, name: span.name,
-  status: span.status, start_ts: span.start, end_ts: span.end, duration: span.end - span.start,
-  segment_name: span.segmentName, release: span.release, environment: span.environment, sdk_name: span.sdkName,
-  attributes: JSON.stringify(span.attributes), measurements: JSON.stringify(span.measurements),
-});
-
-const toSpan = (row: SpanRow): StoredSpan => ({
-  projectId: String(row.project_id),
-  traceId: row.trace_id,
-  spanId: row.span_id,
-  parentSpanId: row.parent_span_id,
-  segmentId: row.segment_id,
-  eventId: row.event_id,
-  isSegment: row.is_segment === 1,
-  op: row.op,
-  name: row.name,
-  status: row.status,
-  start: row.start_ts,
-  end: row.end_ts,
-  segmentName: row.segment_name,
-  release: row.release,
-  environment: row.environment,
-  sdkName: row.sdk_name,
-  attributes: JSON.parse(row.attributes) as Record<string, unknown>,
-  measurements: JSON.parse(row.measurements) as Record<string, number>,
-});
 
 /** Span lists run newest first by end time, ties broken by span id, so paging is stable. */
 export function sqliteSpans(db: Db): SpanRepo {

@@ -1,9 +1,9 @@
 import { SessionDeltas } from "../session-deltas";
 import type { TelemetryRecord, TelemetryRecordResult } from "../types";
 import type { Db } from "./db";
-import { sessionStateParams, toSessionUpdate, type SessionStateRow } from "./sessions";
-import { spanRowOf, type SpanRow } from "./spans";
-import { transactionRowOf, type TransactionRow } from "./transactions";
+import {
+  sessionStateRowOf, spanRowOf, toSessionUpdate, transactionRowOf, type SessionStateRow, type SpanRow, type TransactionRow,
+} from "../rows";
 
 /** The telemetry records of one batch, written inside the ingest transaction (sqliteIngest). */
 export interface TelemetryBatch {
@@ -73,7 +73,7 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
         },
         finish() {
           const { states, counts, users } = sessions.finish();
-          for (const { projectId, state } of states) saveSession.run(sessionStateParams(projectId, state));
+          for (const { projectId, state } of states) saveSession.run(sessionStateRowOf(projectId, state));
           for (const c of counts) bumpCount.run(c.projectId, c.hour, c.release, c.environment, c.health, c.quantity);
           for (const u of users) raiseUser.run(u.projectId, u.hour, u.release, u.environment, u.did, u.severity);
         },

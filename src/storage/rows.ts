@@ -1,0 +1,327 @@
+/**
+ * Table rows ↔ storage types, shared by every engine: the tables have the same columns on SQLite
+ * and PostgreSQL (migrations/). Booleans are written as 0/1 (SQLite has no boolean; PostgreSQL
+ * reads 0/1 as boolean input) and read back from either 0/1 or true/false.
+ */
+import type { Level, NormalizedEvent } from "../processing/types";
+import type {
+  Issue,
+  IssueSort,
+  IssueStatus,
+  OutcomeHour,
+  OutcomeKind,
+  OutcomeTotal,
+  Organization,
+  Project,
+  ProjectKey,
+  SessionUpdate,
+  SpanData,
+  StoredEvent,
+  StoredSpan,
+  StoredTransaction,
+  TransactionPayload,
+} from "./types";
+
+type Flag = number | boolean;
+const flag = (value: Flag): boolean => value === true || value === 1;
+
+export interface OrganizationRow {
+  id: number;
+  slug: string;
+  name: string;
+  date_created: number;
+}
+
+export const toOrganization = (row: OrganizationRow): Organization => ({
+  id: String(row.id),
+  slug: row.slug,
+  name: row.name,
+  dateCreated: row.date_created,
+});
+
+export interface ProjectRow {
+  id: number;
+  organization_id: number;
+  slug: string;
+  name: string;
+  platform: string | null;
+  date_created: number;
+}
+
+export const PROJECT_COLUMNS = "id, organization_id, slug, name, platform, date_created";
+
+export const toProject = (row: ProjectRow): Project => ({
+  id: String(row.id),
+  organizationId: String(row.organization_id),
+  slug: row.slug,
+  name: row.name,
+  platform: row.platform,
+  dateCreated: row.date_created,
+});
+
+export interface KeyRow {
+  id: number;
+  project_id: number;
+  label: string;
+  public_key: string;
+  is_active: Flag;
+  date_created: number;
+}
+
+export const toKey = (row: KeyRow): ProjectKey => ({
+  id: String(row.id),
+  projectId: String(row.project_id),
+  label: row.label,
+  publicKey: row.public_key,
+  isActive: flag(row.is_active),
+  dateCreated: row.date_created,
+});
+
+export interface IssueRow {
+  id: number;
+  project_id: number;
+  project_slug: string;
+  seq: number;
+  title: string;
+  culprit: string;
+  level: string;
+  type: string;
+  metadata: string;
+  grouping_strategy: string;
+  grouping_config: string;
+  status: string;
+  substatus: string;
+  first_seen: number;
+  last_seen: number;
+  times_seen: number;
+  user_count: number;
+  first_release: string | null;
+  last_release: string | null;
+}
+
+export const toIssue = (row: IssueRow): Issue => ({
+  id: String(row.id),
+  projectId: String(row.project_id),
+  shortId: `${row.project_slug.toUpperCase()}-${row.seq}`,
+  title: row.title,
+  culprit: row.culprit,
+  level: row.level as Level,
+  type: row.type === "error" ? "error" : "default",
+  metadata: JSON.parse(row.metadata) as Issue["metadata"],
+  groupingStrategy: row.grouping_strategy as Issue["groupingStrategy"],
+  groupingConfig: row.grouping_config,
+  status: row.status as IssueStatus,
+  substatus: row.substatus as Issue["substatus"],
+  firstSeen: row.first_seen,
+  lastSeen: row.last_seen,
+  count: row.times_seen,
+  userCount: row.user_count,
+  firstRelease: row.first_release,
+  lastRelease: row.last_release,
+});
+
+/** Issues with their project's slug (for the short id). */
+export const SELECT_ISSUE = `SELECT i.*, p.slug AS project_slug FROM issues i JOIN projects p ON p.id = i.project_id`;
+
+// Allow-list: the only identifiers that reach SQL from an issue query.
+export const ISSUE_SORT_COLUMNS: Record<IssueSort, "last_seen" | "first_seen" | "times_seen"> = {
+  date: "last_seen",
+  new: "first_seen",
+  freq: "times_seen",
+};
+
+/** Free text that is an exact tag filter: `key:value`. */
+export const TAG_FILTER = /^([\w.-]+):(.+)$/;
+
+export interface EventRow {
+  project_id: number;
+  event_id: string;
+  issue_id: number;
+  grouping_hash: string;
+  timestamp: number;
+  received: number;
+  payload: string;
+}
+
+export const toEvent = (row: EventRow): StoredEvent => ({
+  eventId: row.event_id,
+  projectId: String(row.project_id),
+  issueId: String(row.issue_id),
+  groupingHash: row.grouping_hash,
+  timestamp: row.timestamp,
+  received: row.received,
+  payload: JSON.parse(row.payload) as NormalizedEvent,
+});
+
+export interface TransactionRow {
+  project_id: number;
+  event_id: string;
+  trace_id: string;
+  span_id: string;
+  name: string;
+  op: string | null;
+  status: string | null;
+  start_ts: number;
+  end_ts: number;
+  duration: number;
+  release: string | null;
+  environment: string;
+  measurements: string;
+  received: number;
+  payload: string;
+}
+
+/** Column order of `transactions`. */
+export const TRANSACTION_COLUMNS = [
+  "project_id", "event_id", "trace_id", "span_id", "name", "op", "status", "start_ts", "end_ts", "duration", "release",
+  "environment", "measurements", "received", "payload",
+] as const satisfies readonly (keyof TransactionRow)[];
+
+export function transactionRowOf(projectId: number, payload: TransactionPayload): TransactionRow {
+  const trace = payload.contexts.trace ?? {};
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  const start = payload.start_timestamp * 1000;
+  const end = payload.timestamp * 1000;
+  return {
+    project_id: projectId, event_id: payload.event_id, trace_id: String(trace.trace_id), span_id: String(trace.span_id),
+    name: payload.transaction, op: text(trace.op), status: text(trace.status), start_ts: start, end_ts: end,
+    duration: end - start, release: payload.release ?? null, environment: payload.environment,
+    measurements: JSON.stringify(payload.measurements), received: Math.round(payload.received * 1000),
+    payload: JSON.stringify(payload),
+  };
+}
+
+export const toTransaction = (row: TransactionRow): StoredTransaction => ({
+  eventId: row.event_id,
+  projectId: String(row.project_id),
+  traceId: row.trace_id,
+  spanId: row.span_id,
+  name: row.name,
+  op: row.op,
+  status: row.status,
+  start: row.start_ts,
+  end: row.end_ts,
+  received: row.received,
+  release: row.release,
+  environment: row.environment,
+  payload: JSON.parse(row.payload) as TransactionPayload,
+});
+
+export interface SpanRow {
+  project_id: number;
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  segment_id: string | null;
+  event_id: string | null;
+  is_segment: Flag;
+  op: string | null;
+  name: string;
+  status: string | null;
+  start_ts: number;
+  end_ts: number;
+  duration: number;
+  segment_name: string | null;
+  release: string | null;
+  environment: string | null;
+  sdk_name: string | null;
+  attributes: string;
+  measurements: string;
+}
+
+/** Column order of `spans`. */
+export const SPAN_COLUMNS = [
+  "project_id", "trace_id", "span_id", "parent_span_id", "segment_id", "event_id", "is_segment", "op", "name", "status",
+  "start_ts", "end_ts", "duration", "segment_name", "release", "environment", "sdk_name", "attributes", "measurements",
+] as const satisfies readonly (keyof SpanRow)[];
+
+export const spanRowOf = (projectId: number, span: SpanData): SpanRow => ({
+  project_id: projectId, trace_id: span.traceId, span_id: span.spanId, parent_span_id: span.parentSpanId,
+  segment_id: span.segmentId, event_id: span.eventId, is_segment: span.isSegment ? 1 : 0, op: span.op, name: span.name,
+  status: span.status, start_ts: span.start, end_ts: span.end, duration: span.end - span.start,
+  segment_name: span.segmentName, release: span.release, environment: span.environment, sdk_name: span.sdkName,
+  attributes: JSON.stringify(span.attributes), measurements: JSON.stringify(span.measurements),
+});
+
+export const toSpan = (row: SpanRow): StoredSpan => ({
+  projectId: String(row.project_id),
+  traceId: row.trace_id,
+  spanId: row.span_id,
+  parentSpanId: row.parent_span_id,
+  segmentId: row.segment_id,
+  eventId: row.event_id,
+  isSegment: flag(row.is_segment),
+  op: row.op,
+  name: row.name,
+  status: row.status,
+  start: row.start_ts,
+  end: row.end_ts,
+  segmentName: row.segment_name,
+  release: row.release,
+  environment: row.environment,
+  sdkName: row.sdk_name,
+  attributes: JSON.parse(row.attributes) as Record<string, unknown>,
+  measurements: JSON.parse(row.measurements) as Record<string, number>,
+});
+
+export interface SessionStateRow {
+  project_id: number;
+  sid: string;
+  did: string | null;
+  seq: number;
+  init: Flag;
+  started: number;
+  timestamp: number;
+  status: string;
+  errors: number;
+  duration: number | null;
+  release: string;
+  /** "" when the SDK sent none (key columns must not be NULL to aggregate). */
+  environment: string;
+}
+
+/** Column order of `session_states`. */
+export const SESSION_STATE_COLUMNS = [
+  "project_id", "sid", "did", "seq", "init", "started", "timestamp", "status", "errors", "duration", "release", "environment",
+] as const satisfies readonly (keyof SessionStateRow)[];
+
+export const toSessionUpdate = (row: SessionStateRow): SessionUpdate => ({
+  sid: row.sid,
+  did: row.did,
+  seq: row.seq,
+  init: flag(row.init),
+  started: row.started,
+  timestamp: row.timestamp,
+  status: row.status,
+  errors: row.errors,
+  duration: row.duration,
+  release: row.release,
+  environment: row.environment === "" ? null : row.environment,
+});
+
+export function sessionStateRowOf(projectId: number, state: SessionUpdate): SessionStateRow {
+  return {
+    project_id: projectId, sid: state.sid, did: state.did, seq: state.seq, init: state.init ? 1 : 0,
+    started: state.started, timestamp: state.timestamp, status: state.status, errors: state.errors,
+    duration: state.duration, release: state.release, environment: state.environment ?? "",
+  };
+}
+
+export interface OutcomeRow {
+  project_id: number;
+  hour: number;
+  outcome: string;
+  category: string;
+  /** "" when there is none: part of the counter's key. */
+  reason: string;
+  quantity: number;
+}
+
+export const toOutcomeTotal = (row: Omit<OutcomeRow, "project_id" | "hour">): OutcomeTotal => ({
+  outcome: row.outcome as OutcomeKind,
+  category: row.category,
+  reason: row.reason === "" ? null : row.reason,
+  quantity: row.quantity,
+});
+
+export const toOutcomeHour = (row: OutcomeRow): OutcomeHour => ({ projectId: String(row.project_id), hour: row.hour, ...toOutcomeTotal(row) });
