@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { originalPosition } from "./source-maps";
 
 export interface ServerErrorContext {
   /** Next.js's digest for errors rendered on the server; shown to the user on the fallback page. */
@@ -24,6 +25,9 @@ interface RawFrame {
   colno: number;
   in_app: boolean;
   module?: string;
+  context_line?: string;
+  pre_context?: string[];
+  post_context?: string[];
 }
 
 const V8_FRAME = /^\s*at (?:(.+?) \()?(.+?):(\d+):(\d+)\)?\s*$/;
@@ -39,6 +43,12 @@ export function parseV8Stack(stack: string | undefined, root: string): RawFrame[
     const absPath = location!.startsWith("file://") ? new URL(location!).pathname : location!;
     const inApp = !absPath.includes("/node_modules/") && !absPath.startsWith("node:") && path.isAbsolute(absPath);
     const relative = absPath.startsWith(root + path.sep) ? path.relative(root, absPath) : absPath;
+    // Bundled server code (.next/...) is mapped back to its source; V8's names there are minified.
+    const original = relative.startsWith(".next/") ? originalPosition(absPath, Number(lineno), Number(colno), root) : null;
+    if (original) {
+      frames.push({ ...original, abs_path: absPath, module: path.basename(original.filename).replace(/\.[^.]+$/, "") });
+      continue;
+    }
     frames.push({
       ...(fn ? { function: fn.replace(/^async /, "") } : {}),
       filename: relative,
