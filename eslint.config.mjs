@@ -11,7 +11,7 @@ const config = [
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
   },
-  { ignores: [".next/**", "node_modules/**", "data/**", "next-env.d.ts", "tests/fixtures/**", "bin/**"] },
+  { ignores: [".next/**", ".scratch/**", "node_modules/**", "data/**", "next-env.d.ts", "tests/fixtures/**", "bin/**"] },
 ];
 
 export default config;
