@@ -1,0 +1,136 @@
+/**
+ * `npm run bench:query [-- --events 1000000 --issues 10000 --seconds 20]`
+ *
+ * The issues list under load: seeds a SQLite data directory with N events in M issues (real SDK
+ * payloads, normalised and grouped like ingest does, committed in large batches through the storage
+ * interface), starts a real server on it, and measures `GET /api/0/projects/default/default/issues/`
+ * latency while ingest runs at half the door's measured capacity. Prints p50/p95/p99 per sort.
+ */
+import { randomBytes } from "node:crypto";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { parseEnvelope } from "../src/ingest/envelope";
+import { groupEvent } from "../src/processing/grouping";
+import { normalizeEvent, userKeyOf } from "../src/processing/normalize";
+import { ensureDefaults } from "../src/services/projects/ensure-defaults";
+import { createSqliteStorage } from "../src/storage/sqlite";
+import type { IngestRecord } from "../src/storage/types";
+import { makeTemplate, percentile, runLoad } from "./load";
+
+const root = path.resolve(import.meta.dirname, "..");
+const { values: args } = parseArgs({
+  options: {
+    events: { type: "string", default: "1000000" },
+    issues: { type: "string", default: "10000" },
+    seconds: { type: "string", default: "20" },
+    rate: { type: "string", default: "1200" },
+  },
+});
+const EVENTS = Number(args.events);
+const ISSUES = Number(args.issues);
+const DAY_MS = 86_400_000;
+
+async function seed(dataDir: string): Promise<void> {
+  const storage = createSqliteStorage(dataDir);
+  const { project } = await ensureDefaults(storage);
+  const fixture = readFileSync(path.join(root, "tests", "fixtures", "envelopes", "node-error-cause.envelope"));
+  const raw = JSON.parse(parseEnvelope(fixture).items[0]!.payload.toString("utf8")) as Record<string, unknown>;
+  const now = Date.now();
+  const base = normalizeEvent(raw, { receivedAt: now });
+  const groupings = Array.from({ length: ISSUES }, (_, n) => {
+    const grouping = groupEvent(base);
+    return { ...grouping, hash: n.toString(16).padStart(32, "0"), title: `${grouping.title} #${n}` };
+  });
+  const started = performance.now();
+  const batch = 5_000;
+  for (let done = 0; done < EVENTS; done += batch) {
+    const records: IngestRecord[] = [];
+    for (let i = done; i < Math.min(EVENTS, done + batch); i++) {
+      // Spread over the last 14 days, so sparklines and "last seen" sorting have real work to do.
+      const timestamp = (now - Math.floor(((i * 7919) % EVENTS) / EVENTS * 14 * DAY_MS)) / 1000;
+      const event = { ...base, event_id: randomBytes(16).toString("hex"), timestamp, level: i % 10 === 0 ? ("warning" as const) : base.level };
+      records.push({ kind: "event", projectId: project.id, event, grouping: groupings[(i * 31) % ISSUES]!, userKey: userKeyOf(event) });
+    }
+    await storage.ingest.commit(records);
+    if ((done / batch) % 20 === 0) process.stdout.write(`\rseeding: ${done.toLocaleString()} / ${EVENTS.toLocaleString()} events`);
+  }
+  console.log(`\rseeded ${EVENTS.toLocaleString()} events in ${ISSUES.toLocaleString()} issues in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  await storage.close();
+}
+
+function startServer(dataDir: string): Promise<{ child: ChildProcess; dsn: URL }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", DATA_DIR: dataDir, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const dsn = /Default project DSN: (\S+)/.exec(output)?.[1];
+      if (dsn) resolve({ child, dsn: new URL(dsn) });
+    });
+    child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+  });
+}
+
+async function measureQueries(baseUrl: string, deadline: number): Promise<Record<string, number[]>> {
+  const queries: Record<string, string> = {
+    "last seen": "/api/0/projects/default/default/issues/?query=is:unresolved&sort=date",
+    "first seen": "/api/0/projects/default/default/issues/?query=is:unresolved&sort=new",
+    events: "/api/0/projects/default/default/issues/?query=is:unresolved&sort=freq",
+    "level filter": "/api/0/projects/default/default/issues/?query=is:unresolved%20level:warning&sort=date",
+    "text search": "/api/0/projects/default/default/issues/?query=outer%20%23123&sort=date",
+  };
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(queries).map((name) => [name, []]));
+  while (Date.now() < deadline) {
+    for (const [name, url] of Object.entries(queries)) {
+      const started = performance.now();
+      const response = await fetch(baseUrl + url);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+      times[name]!.push(performance.now() - started);
+    }
+  }
+  return times;
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "periscope-query-bench-"));
+try {
+  await seed(dataDir);
+  const { child, dsn } = await startServer(dataDir);
+  const baseUrl = `http://${dsn.host}`;
+  const seconds = Number(args.seconds);
+  const template = makeTemplate(
+    Buffer.from(readFileSync(path.join(root, "tests", "fixtures", "envelopes", "node-error-cause.envelope"), "latin1").split("0123456789abcdef0123456789abcdef").join(dsn.username), "latin1"),
+  );
+  const ingest = runLoad({
+    url: `${baseUrl}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}`,
+    templates: [template],
+    connections: 16,
+    seconds,
+    rate: Number(args.rate),
+  });
+  const times = await measureQueries(baseUrl, Date.now() + seconds * 1000);
+  const load = await ingest;
+  console.table(
+    Object.fromEntries(
+      Object.entries(times).map(([name, values]) => [
+        name,
+        { requests: values.length, "p50 ms": percentile(values, 50).toFixed(1), "p95 ms": percentile(values, 95).toFixed(1), "p99 ms": percentile(values, 99).toFixed(1) },
+      ]),
+    ),
+  );
+  console.log(
+    `ingest meanwhile: ${Math.round(load.accepted / load.seconds)} events/s accepted (target rate ${args.rate}/s), ` +
+      `p99 ack ${percentile(load.latenciesMs, 99).toFixed(1)} ms, rejected ${JSON.stringify(load.rejected)}`,
+  );
+  child.kill("SIGTERM");
+  await new Promise((resolve) => child.once("exit", resolve));
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
