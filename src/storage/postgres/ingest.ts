@@ -262,22 +262,29 @@ async function applyIssueDeltas(tx: Queryable, deltas: IssueDeltas): Promise<voi
     );
     for (const { issue_id } of added) newUsers.set(issue_id, (newUsers.get(issue_id) ?? 0) + 1);
   }
+  // Rows locked in id order first (UPDATE ... FROM takes them in join order), then one UPDATE for all.
+  if (all.length > 1) await tx.query("SELECT id FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", [all.map((d) => d.issueId)]);
   // A resolved issue that sees a new event is open again and marked regressed; ignored stays ignored.
   // An issue created in this batch stays "new"; one that existed before becomes "ongoing".
-  for (const d of all) {
-    await tx.query(
-      `UPDATE issues SET
-         times_seen = times_seen + $2, user_count = user_count + $3,
-         first_seen = LEAST(first_seen, $4), last_seen = GREATEST(last_seen, $5),
-         title = $6, culprit = $7, level = $8,
-         first_release = COALESCE(first_release, $9), last_release = COALESCE($10, last_release),
-         substatus = CASE WHEN status = 'resolved' THEN 'regressed'
-                          WHEN substatus = 'new' AND times_seen > 0 THEN 'ongoing' ELSE substatus END,
-         status = CASE WHEN status = 'resolved' THEN 'unresolved' ELSE status END
-       WHERE id = $1`,
-      [d.issueId, d.count, newUsers.get(d.issueId) ?? 0, d.firstSeen, d.lastSeen, d.title, d.culprit, d.level, d.firstRelease, d.lastRelease],
-    );
-  }
+  await tx.query(
+    `UPDATE issues i SET
+       times_seen = i.times_seen + d.count, user_count = i.user_count + d.new_users,
+       first_seen = LEAST(i.first_seen, d.first_seen), last_seen = GREATEST(i.last_seen, d.last_seen),
+       title = d.title, culprit = d.culprit, level = d.level,
+       first_release = COALESCE(i.first_release, d.first_release), last_release = COALESCE(d.last_release, i.last_release),
+       substatus = CASE WHEN i.status = 'resolved' THEN 'regressed'
+                        WHEN i.substatus = 'new' AND i.times_seen > 0 THEN 'ongoing' ELSE i.substatus END,
+       status = CASE WHEN i.status = 'resolved' THEN 'unresolved' ELSE i.status END
+     FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+       AS d(issue_id, count, new_users, first_seen, last_seen, title, culprit, level, first_release, last_release)
+     WHERE i.id = d.issue_id`,
+    columnArrays(
+      all.map((d) => [
+        d.issueId, d.count, newUsers.get(d.issueId) ?? 0, d.firstSeen, d.lastSeen, d.title, d.culprit, d.level, d.firstRelease, d.lastRelease,
+      ]),
+      10,
+    ),
+  );
   const hours = sortedBy(all.flatMap((d) => [...d.hours].map(([hour, count]) => [d.issueId, hour, count] as const)), ([i, h]) => [i, h]);
   await tx.query(
     unnestInsert("issue_hourly", [["issue_id", "bigint"], ["hour", "bigint"], ["count", "bigint"]],
