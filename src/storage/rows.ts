@@ -325,3 +325,28 @@ export const toOutcomeTotal = (row: Omit<OutcomeRow, "project_id" | "hour">): Ou
 });
 
 export const toOutcomeHour = (row: OutcomeRow): OutcomeHour => ({ projectId: String(row.project_id), hour: row.hour, ...toOutcomeTotal(row) });
+
+const HOUR_MS = 3_600_000;
+
+export interface HourlyRow {
+  issue_id: number;
+  hour: number;
+  count: number;
+}
+
+/** The first and last hour start of the 24-hour sparkline window ending at `now`. */
+export function stats24hWindow(now: number): { firstHour: number; lastHour: number } {
+  const lastHour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  return { firstHour: lastHour - 23 * HOUR_MS, lastHour };
+}
+
+/** Each listed issue's 24 hourly buckets (oldest first) from the window's issue_hourly rows. */
+export function stats24hBuckets(issueIds: number[], rows: HourlyRow[], firstHour: number): Map<number, number[]> {
+  const buckets = new Map(issueIds.map((id) => [id, new Array<number>(24).fill(0)]));
+  for (const { issue_id, hour, count } of rows) {
+    const index = (hour - firstHour) / HOUR_MS;
+    const issue = buckets.get(issue_id);
+    if (issue && index >= 0 && index < 24) issue[index] = count;
+  }
+  return buckets;
+}

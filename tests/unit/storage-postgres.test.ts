@@ -31,8 +31,26 @@ if (await postgresForTests("storage contract: postgres")) {
   retentionContract("postgres", postgres);
 }
 
-if (await postgresForTests("postgres day partitions")) {
-  describe("postgres day partitions", () => {
+if (await postgresForTests("postgres engine specifics")) {
+  describe("postgres engine specifics", () => {
+    it("tells another process's key-change listeners about a key created here (LISTEN/NOTIFY)", async () => {
+      const here = await postgres.create();
+      const there = await createPostgresStorage({ url: schemas.get(here)!.url, poolSize: 1 });
+      try {
+        const organization = await here.organizations.create({ slug: "acme", name: "Acme" });
+        const project = await here.projects.create({ organizationId: organization.id, slug: "web", name: "Web", platform: null });
+        let calls = 0;
+        there.onKeysChanged(() => calls++);
+        const key = await here.keys.create({ projectId: project.id, label: "new" });
+        for (let waited = 0; calls === 0 && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+        assert.ok(calls > 0);
+        assert.deepEqual(await there.keys.getByPublicKey(key.publicKey), key);
+      } finally {
+        await there.close();
+        await postgres.destroy(here);
+      }
+    });
+
     it("creates today's and the next two days' partitions of every telemetry table at start", async () => {
       const storage = await postgres.create();
       try {

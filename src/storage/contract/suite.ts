@@ -74,6 +74,26 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       assert.equal(await storage.keys.getByPublicKey("0".repeat(32)), null);
     });
 
+    it("tells key-change listeners about new keys and projects, until they unsubscribe", async () => {
+      let calls = 0;
+      const unsubscribe = storage.onKeysChanged(() => calls++);
+      const settled = async (atLeast: number) => {
+        // PostgreSQL delivers notifications asynchronously (LISTEN/NOTIFY); SQLite at once.
+        for (let waited = 0; calls < atLeast && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+        return calls;
+      };
+      await storage.keys.create({ projectId: project.id, label: "Second" });
+      assert.ok((await settled(1)) >= 1);
+      const afterKey = calls;
+      await storage.projects.create({ organizationId: project.organizationId, slug: "api", name: "API", platform: null });
+      assert.ok((await settled(afterKey + 1)) > afterKey);
+      unsubscribe();
+      const before = calls;
+      await storage.keys.create({ projectId: project.id, label: "Third" });
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(calls, before);
+    });
+
     it("refuses a second organisation or project with the same slug", async () => {
       await assert.rejects(storage.organizations.create({ slug: "acme", name: "Again" }));
       await assert.rejects(storage.projects.create({ organizationId: project.organizationId, slug: "web", name: "Again", platform: null }));

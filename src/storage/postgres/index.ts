@@ -19,6 +19,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
   const db = await openDatabase(options);
   await db.partitions.ensure(db, upcomingDays(Date.now()));
   const keyChanges = new KeyChangeListener(options);
+  await keyChanges.start();
   return {
     engine: "postgres",
     organizations: postgresOrganizations(db),

@@ -1,9 +1,17 @@
 import { decodeCursor, encodeCursor } from "../cursor";
-import { ISSUE_SORT_COLUMNS, SELECT_ISSUE, TAG_FILTER, toIssue, type IssueRow } from "../rows";
+import {
+  ISSUE_SORT_COLUMNS,
+  SELECT_ISSUE,
+  stats24hBuckets,
+  stats24hWindow,
+  TAG_FILTER,
+  toIssue,
+  type HourlyRow,
+  type IssueRow,
+} from "../rows";
 import type { Issue, IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
 import { isId, type Param, type PgDb } from "./db";
 
-const HOUR_MS = 3_600_000;
 
 
 
@@ -16,19 +24,13 @@ export function postgresIssues(db: PgDb): IssueRepo {
 
   /** The 24 hourly buckets of every listed issue, in one query. */
   async function stats24h(issueIds: number[], now: number): Promise<Map<number, number[]>> {
-    const lastHour = Math.floor(now / HOUR_MS) * HOUR_MS;
-    const firstHour = lastHour - 23 * HOUR_MS;
-    const out = new Map(issueIds.map((id) => [id, new Array<number>(24).fill(0)]));
-    if (issueIds.length === 0) return out;
-    const rows = await db.query<{ issue_id: number; hour: number; count: number }>(
+    const { firstHour, lastHour } = stats24hWindow(now);
+    if (issueIds.length === 0) return new Map();
+    const rows = await db.query<HourlyRow>(
       "SELECT issue_id, hour, count FROM issue_hourly WHERE issue_id = ANY($1::bigint[]) AND hour >= $2 AND hour <= $3",
       [issueIds, firstHour, lastHour],
     );
-    for (const { issue_id, hour, count } of rows) {
-      const buckets = out.get(issue_id);
-      if (buckets) buckets[(hour - firstHour) / HOUR_MS] = count;
-    }
-    return out;
+    return stats24hBuckets(issueIds, rows, firstHour);
   }
 
   async function facet(projectId: number, key: string): Promise<string[]> {

@@ -14,9 +14,13 @@ export class KeyChangeListener {
 
   constructor(private readonly config: { url: string }) {}
 
+  /** Connects and LISTENs before the storage is handed out, so no change made after that is missed. */
+  async start(): Promise<void> {
+    await this.connect(false);
+  }
+
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
-    if (!this.client && !this.retry) void this.connect(false);
     return () => this.listeners.delete(listener);
   }
 

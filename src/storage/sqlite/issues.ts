@@ -1,18 +1,20 @@
 import { decodeCursor, encodeCursor } from "../cursor";
-import { ISSUE_SORT_COLUMNS, SELECT_ISSUE, TAG_FILTER, toIssue, type IssueRow } from "../rows";
+import {
+  ISSUE_SORT_COLUMNS,
+  SELECT_ISSUE,
+  stats24hBuckets,
+  stats24hWindow,
+  TAG_FILTER,
+  toIssue,
+  type HourlyRow,
+  type IssueRow,
+} from "../rows";
 import type { IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
 import type { Db } from "./db";
-
-const HOUR_MS = 3_600_000;
-
-
 
 export function sqliteIssues(db: Db): IssueRepo {
   const byId = db.prepare<[number], IssueRow>(`${SELECT_ISSUE} WHERE i.id = ?`);
   const updateStatus = db.prepare<[string, string, number]>("UPDATE issues SET status = ?, substatus = ? WHERE id = ?");
-  const hourly = db.prepare<[number, number], { hour: number; count: number }>(
-    "SELECT hour, count FROM issue_hourly WHERE issue_id = ? AND hour >= ?",
-  );
   const tagKeys = db.prepare<[number], { key: string; total: number }>(
     "SELECT key, SUM(count) AS total FROM issue_tags WHERE issue_id = ? GROUP BY key ORDER BY key",
   );
@@ -24,15 +26,16 @@ export function sqliteIssues(db: Db): IssueRepo {
      WHERE i.project_id = ? AND t.key = ? ORDER BY t.value LIMIT 200`,
   );
 
-  function stats24h(issueId: number, now: number): number[] {
-    const lastHour = Math.floor(now / HOUR_MS) * HOUR_MS;
-    const firstHour = lastHour - 23 * HOUR_MS;
-    const buckets = new Array<number>(24).fill(0);
-    for (const { hour, count } of hourly.all(issueId, firstHour)) {
-      const index = (hour - firstHour) / HOUR_MS;
-      if (index >= 0 && index < 24) buckets[index] = count;
-    }
-    return buckets;
+  /** The 24 hourly buckets of every listed issue, in one query. */
+  function stats24h(issueIds: number[], now: number): Map<number, number[]> {
+    const { firstHour, lastHour } = stats24hWindow(now);
+    if (issueIds.length === 0) return new Map();
+    const rows = db
+      .prepare<number[], HourlyRow>(
+        `SELECT issue_id, hour, count FROM issue_hourly WHERE issue_id IN (${issueIds.map(() => "?").join(", ")}) AND hour >= ? AND hour <= ?`,
+      )
+      .all(...issueIds, firstHour, lastHour);
+    return stats24hBuckets(issueIds, rows, firstHour);
   }
 
   return {
@@ -83,7 +86,8 @@ export function sqliteIssues(db: Db): IssueRepo {
         )
         .all(...params, query.limit + 1);
       const page = rows.slice(0, query.limit);
-      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats24h(row.id, query.now) }));
+      const stats = stats24h(page.map((row) => row.id), query.now);
+      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)! }));
       const last = page[page.length - 1];
       const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last[column], id: last.id }) : null;
       return { items, nextCursor };
