@@ -3,6 +3,7 @@ import type { PgDb } from "./db";
 import { DAY_MS, upcomingDays } from "./partitions";
 
 const BATCH = 5_000;
+const LOCK_WAIT = "2s";
 
 /**
  * Telemetry expires a whole day at a time: a day partition whose range ends at or before the cutoff
@@ -32,7 +33,17 @@ export function postgresRetention(db: PgDb): RetentionStore {
       let droppedPartitions = 0;
       for (const { name, day } of db.partitions.list()) {
         if (day + DAY_MS > before) continue;
-        await db.query(`DROP TABLE IF EXISTS ${name}`);
+        try {
+          // Dropping a partition locks its parent briefly; never queue behind a long query for more
+          // than LOCK_WAIT (ingest would queue behind us) — the next pass tries again.
+          await db.transaction(async (tx) => {
+            await tx.query(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
+            await tx.query(`DROP TABLE IF EXISTS ${name}`);
+          });
+        } catch (error) {
+          if ((error as { code?: unknown }).code === "55P03") continue;
+          throw error;
+        }
         db.partitions.forget(name);
         droppedPartitions++;
       }
