@@ -9,13 +9,11 @@ import { writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import * as Sentry from "@sentry/node";
-import { settle, startRecorder } from "./capture-fixtures";
+import { scrubCheckoutPath, settle, startRecorder } from "./capture-fixtures";
 
 const PUBLIC_KEY = "0123456789abcdef0123456789abcdef";
 const root = path.resolve(import.meta.dirname, "..");
 const outDir = path.join(root, "tests", "fixtures", "envelopes", "bench");
-/** Stack frames name files by absolute path: replace this checkout's location with a neutral one. */
-const scrub = (body: Buffer) => Buffer.from(body.toString("utf8").split(root).join("/opt/store"), "utf8");
 
 function priceLineItems(items: { sku: string; price?: number }[]): number {
   return items.reduce((sum, item) => sum + (item as { price: number }).price.valueOf(), 0);
@@ -47,7 +45,7 @@ await settle(requests, 500);
 server.close();
 const event = requests.find((request) => request.body.includes('"type":"event"'));
 if (!event) throw new Error("the SDK sent no event");
-writeFileSync(path.join(outDir, "node-medium-error.envelope"), scrub(event.body));
+writeFileSync(path.join(outDir, "node-medium-error.envelope"), scrubCheckoutPath(event.body));
 writeFileSync(
   path.join(outDir, "node-medium-error.json"),
   `${JSON.stringify({ url: event.url, headers: event.headers, sdk: "@sentry/node 11.12.0", note: "TypeError after 90 HTTP breadcrumbs, with user, context and tag (~20 KB)" }, null, 2)}\n`,

@@ -10,14 +10,15 @@
  *   2. `browser`: Chromium (playwright-core) loads an esbuild bundle of @sentry/browser;
  *   3. `browser-tunnel`: the same page with the `tunnel` option, so the envelope header carries `dsn`.
  * For every request we write `<name>.envelope` (decompressed body bytes), `<name>.json` (headers
- * and a note) and, when the SDK gzipped the body, `<name>.envelope.gz` (the bytes on the wire).
+ * and a note) and, when the SDK gzipped the body, `<name>.envelope.gz` (the same bytes gzipped again,
+ * after the checkout path in stack frames is replaced with `/opt/store`).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 
 const PUBLIC_KEY = "0123456789abcdef0123456789abcdef";
 const RELEASE = "periscope-fixtures@1.0.0";
@@ -26,6 +27,14 @@ const outDir = path.join(root, "tests", "fixtures", "envelopes");
 const keptHeaders = ["content-type", "content-encoding", "content-length", "transfer-encoding", "user-agent", "origin", "x-sentry-auth"];
 
 export interface Recorded { url: string; headers: Record<string, string>; wire: Buffer; body: Buffer }
+
+/**
+ * Stack frames name files by absolute path: the checkout's location is replaced with a neutral one
+ * so fixtures carry no machine-specific path. Only JSON items contain it; they carry no `length`.
+ */
+export function scrubCheckoutPath(body: Buffer): Buffer {
+  return Buffer.from(body.toString("latin1").split(root).join("/opt/store"), "latin1");
+}
 
 async function runNodeClient(port: number): Promise<void> {
   const Sentry = await import("@sentry/node");
@@ -168,11 +177,12 @@ function save(prefix: string, sdk: string, recorded: Recorded[], used: Set<strin
     let name = `${prefix}-${kind}`;
     for (let n = 2; used.has(name); n++) name = `${prefix}-${kind}-${n}`;
     used.add(name);
-    writeFileSync(path.join(outDir, `${name}.envelope`), request.body);
-    if (request.headers["content-encoding"] === "gzip") writeFileSync(path.join(outDir, `${name}.envelope.gz`), request.wire);
+    const body = scrubCheckoutPath(request.body);
+    writeFileSync(path.join(outDir, `${name}.envelope`), body);
+    if (request.headers["content-encoding"] === "gzip") writeFileSync(path.join(outDir, `${name}.envelope.gz`), gzipSync(body));
     const meta = { url: request.url, headers: request.headers, sdk, note };
     writeFileSync(path.join(outDir, `${name}.json`), `${JSON.stringify(meta, null, 2)}\n`);
-    console.log(`${name}: ${request.body.length} bytes, ${note.slice(0, 80)}`);
+    console.log(`${name}: ${body.length} bytes, ${note.slice(0, 80)}`);
   }
 }
 

@@ -21,7 +21,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "nod
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { chromiumArgs, chromiumPath } from "../tests/helpers/chromium";
-import { buildBrowserBundle, settle, startRecorder, type Recorded } from "./capture-fixtures";
+import { buildBrowserBundle, scrubCheckoutPath, settle, startRecorder, type Recorded } from "./capture-fixtures";
 
 const PUBLIC_KEY = "0123456789abcdef0123456789abcdef";
 const RELEASE = "periscope-fixtures@1.0.0";
@@ -121,7 +121,7 @@ function save(prefix: string, sdk: string, recorded: Recorded[], used: Set<strin
     let name = `${prefix}-${classify(request.body).replace(/[^a-z0-9.-]+/gi, "-")}`;
     for (let n = 2; used.has(name); n++) name = `${name.replace(/-\d+$/, "")}-${n}`;
     used.add(name);
-    writeFileSync(path.join(outDir, `${name}.envelope`), request.body);
+    writeFileSync(path.join(outDir, `${name}.envelope`), scrubCheckoutPath(request.body));
     const meta = { url: request.url, headers: request.headers, sdk, note: `items: ${types.join(", ")}` };
     writeFileSync(path.join(outDir, `${name}.json`), `${JSON.stringify(meta, null, 2)}\n`);
     console.log(`${name}: ${request.body.length} bytes, items: ${types.join(", ")}`);
