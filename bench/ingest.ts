@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --mix errors|realistic]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { makeTemplate, percentile, runLoad, type LoadResult } from "./load";
+import { realisticMix } from "./mix";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -24,6 +25,8 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "32" },
     engine: { type: "string" },
+    mix: { type: "string", default: "errors" },
+    issues: { type: "string", default: "2000" },
   },
 });
 const DATABASE_URL =
@@ -158,11 +161,19 @@ async function main() {
   if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
     spawnSync("npx", ["next", "build"], { cwd: root, stdio: "inherit" });
   }
-  const templates = FIXTURES.map((name) =>
-    makeTemplate(readFileSync(path.join(root, "tests", "fixtures", "envelopes", `${name}.envelope`))),
+  // "errors": four error envelopes; "realistic": the issue-5 mix (bench/mix.ts), addressed to each server's key.
+  const realistic = args.mix === "realistic";
+  const templatesFor = (publicKey: string) =>
+    realistic
+      ? realisticMix(publicKey, Number(args.issues))
+      : FIXTURES.map((name) => makeTemplate(readFileSync(path.join(root, "tests", "fixtures", "envelopes", `${name}.envelope`))));
+  const templates = templatesFor("0".repeat(32));
+  const bytes = templates.reduce((sum, template) => sum + Buffer.concat(template.parts).length, 0);
+  console.log(
+    `bench: ${seconds}s per server, ${connections} connections, engines ${selected.join(", ")}, ` +
+      (realistic ? `realistic mix (${args.issues} error variants)` : `envelopes ${FIXTURES.join(", ")}`) +
+      `, ${templates.length} templates averaging ${Math.round(bytes / templates.length)} bytes`,
   );
-  const sizes = FIXTURES.map((name) => readFileSync(path.join(root, "tests", "fixtures", "envelopes", `${name}.envelope`)).length);
-  console.log(`bench: ${seconds}s per server, ${connections} connections, engines ${selected.join(", ")}, envelopes ${FIXTURES.join(", ")} (${sizes.join(", ")} bytes)`);
 
   const baseline = await startProcess(["--import", "tsx", "bench/baseline-server.ts"], {}, /listening on (\d+)/);
   const baselineResult = await runLoad({ url: `http://127.0.0.1:${baseline.match[1]}/api/1/envelope/`, templates, connections, seconds });
@@ -182,7 +193,7 @@ async function main() {
       );
       const dsn = new URL(periscope.match[1]!);
       const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
-      const result = await runLoad({ url, templates, connections, seconds });
+      const result = await runLoad({ url, templates: templatesFor(dsn.username), connections, seconds });
       const rss = peakRssMb(periscope.child.pid!);
       await stop(periscope.child);
       const { stored, issues, missing } = await target.verify(result.acceptedIds);
