@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --mix errors|realistic]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --mix errors|realistic --rate N]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
@@ -26,6 +26,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "32" },
     engine: { type: "string" },
     mix: { type: "string", default: "errors" },
+    rate: { type: "string" },
     issues: { type: "string", default: "2000" },
   },
 });
@@ -193,7 +194,9 @@ async function main() {
       );
       const dsn = new URL(periscope.match[1]!);
       const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
-      const result = await runLoad({ url, templates: templatesFor(dsn.username), connections, seconds });
+      // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
+      const rate = args.rate ? Number(args.rate) : undefined;
+      const result = await runLoad({ url, templates: templatesFor(dsn.username), connections, seconds, rate });
       const rss = peakRssMb(periscope.child.pid!);
       await stop(periscope.child);
       const { stored, issues, missing } = await target.verify(result.acceptedIds);
