@@ -84,24 +84,27 @@ export class GroupCommitWriter {
     const records = this.queuedRecords;
     this.committingRecords += records;
     this.queuedRecords = 0;
-    const committing = this.commit(batch).finally(() => {
+    const committing = this.commit(batch, records).finally(() => {
       this.committing.delete(committing);
-      this.committingRecords -= records;
       if (this.queue.length > 0) this.schedule();
     });
     this.committing.add(committing);
     await committing;
   }
 
-  private async commit(batch: PendingWrite[]): Promise<void> {
+  private async commit(batch: PendingWrite[], records: number): Promise<void> {
     try {
       const results = await this.store.commit(batch.flatMap((write) => write.records));
+      // Released before the waiters are answered: a client that submits again right after its
+      // answer must not find its own, already committed records still counted against the bound.
+      this.committingRecords -= records;
       let offset = 0;
       for (const write of batch) {
         write.resolve(results.slice(offset, offset + write.records.length));
         offset += write.records.length;
       }
     } catch (error) {
+      this.committingRecords -= records;
       const failure = new AppError("unavailable", "failed to store envelope", [String(error)], 5);
       for (const write of batch) write.reject(failure);
     }
