@@ -54,16 +54,18 @@ export class IssueDeltas {
       this.byIssue.set(issueId, delta);
     }
     delta.count++;
-    if (seenAt < delta.firstSeen) delta.firstSeen = seenAt;
-    if (seenAt >= delta.lastSeen) {
+    // First release from the oldest event, last release and what the issue shows from the newest:
+    // events arrive out of order (retries, offline clients).
+    if (seenAt < delta.firstSeen || delta.count === 1) {
+      delta.firstSeen = seenAt;
+      delta.firstRelease = event.release ?? delta.firstRelease;
+    }
+    if (seenAt >= delta.lastSeen || delta.count === 1) {
       delta.lastSeen = seenAt;
       delta.title = title;
       delta.culprit = culprit;
       delta.level = event.level;
-    }
-    if (event.release) {
-      delta.firstRelease ??= event.release;
-      delta.lastRelease = event.release;
+      delta.lastRelease = event.release ?? delta.lastRelease;
     }
     if (userKey !== null) delta.userKeys.add(userKey);
     const hour = Math.floor(seenAt / HOUR_MS) * HOUR_MS;

@@ -135,6 +135,33 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       assert.equal((await storage.issues.getById((first as { issueId: string }).issueId))!.count, 1);
     });
 
+    it("counts a repeated event id within one batch once", async () => {
+      const results = await storage.ingest.commit([eventRecord(project, event(8), grouping("a")), eventRecord(project, event(8), grouping("a"))]);
+      assert.deepEqual(results.map((r) => (r as { duplicate: boolean }).duplicate), [false, true]);
+      assert.equal((await storage.issues.getById((results[0] as { issueId: string }).issueId))!.count, 1);
+    });
+
+    it("keeps what an issue shows from its newest event when an older one arrives later", async () => {
+      const [r] = await storage.ingest.commit([eventRecord(project, event(1, { release: "2.0" }), grouping("o", "newest title"))]);
+      const issueId = (r as { issueId: string }).issueId;
+      await storage.ingest.commit([
+        eventRecord(project, event(2, { release: "1.0", level: "warning", timestamp: (NOW - HOUR) / 1000 }), grouping("o", "older title")),
+      ]);
+      const issue = (await storage.issues.getById(issueId))!;
+      assert.deepEqual(
+        { title: issue.title, level: issue.level, firstRelease: issue.firstRelease, lastRelease: issue.lastRelease, firstSeen: issue.firstSeen, lastSeen: issue.lastSeen, count: issue.count },
+        { title: "newest title", level: "error", firstRelease: "1.0", lastRelease: "2.0", firstSeen: NOW - HOUR, lastSeen: NOW, count: 2 },
+      );
+    });
+
+    it("keeps other projects' issues and events out", async () => {
+      const other = await storage.projects.create({ organizationId: project.organizationId, slug: "other", name: "Other", platform: null });
+      await storage.ingest.commit([eventRecord(other, event(9), grouping("x", "other project's issue"))]);
+      assert.deepEqual((await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 10, now: NOW })).items, []);
+      assert.equal(await storage.events.get(project.id, event(9).event_id), null);
+      assert.equal((await storage.events.get(other.id, event(9).event_id))!.eventId, event(9).event_id);
+    });
+
     it("reopens a resolved issue as regressed on a new event, but leaves an ignored one ignored", async () => {
       const [a] = await storage.ingest.commit([eventRecord(project, event(1), grouping("a"))]);
       const [b] = await storage.ingest.commit([eventRecord(project, event(2), grouping("b"))]);
@@ -224,6 +251,37 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(await storage.events.neighbours(issueId, "f".repeat(32)), { previousEventId: null, nextEventId: null });
       assert.deepEqual(await storage.events.get(project.id, event(2).event_id).then((e) => e?.eventId), event(2).event_id);
       assert.equal(await storage.events.get(project.id, "f".repeat(32)), null);
+    });
+
+    it("pages through equal sort values by id without skipping or repeating", async () => {
+      const g = grouping("t2");
+      await storage.ingest.commit([1, 2, 3].map((i) => eventRecord(project, event(i), g)));
+      await storage.ingest.commit([eventRecord(project, event(4), grouping("t3"))]);
+      const issueId = (await storage.events.get(project.id, event(1).event_id))!.issueId;
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await storage.events.listForIssue(issueId, 1, cursor);
+        seen.push(...page.items.map((e) => e.eventId));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      assert.deepEqual(seen, [3, 2, 1].map((i) => event(i).event_id));
+      assert.deepEqual(await storage.events.neighbours(issueId, event(2).event_id), {
+        previousEventId: event(1).event_id,
+        nextEventId: event(3).event_id,
+      });
+      const titles: string[] = [];
+      let issueCursor: string | undefined;
+      do {
+        const page = await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 1, now: NOW, cursor: issueCursor });
+        titles.push(...page.items.map((issue) => issue.id));
+        issueCursor = page.nextCursor ?? undefined;
+      } while (issueCursor);
+      assert.equal(new Set(titles).size, 2);
+      assert.equal(titles.length, 2);
+      const wrongType = Buffer.from(JSON.stringify(["x", 1])).toString("base64url");
+      await assert.rejects(storage.issues.query({ projectIds: [project.id], sort: "date", limit: 1, now: NOW, cursor: wrongType }), AppError);
+      await assert.rejects(storage.events.listForIssue(issueId, 1, wrongType), AppError);
     });
 
     it("adds outcomes up per outcome, category and reason", async () => {

@@ -270,8 +270,13 @@ async function applyIssueDeltas(tx: Queryable, deltas: IssueDeltas): Promise<voi
     `UPDATE issues i SET
        times_seen = i.times_seen + d.count, user_count = i.user_count + d.new_users,
        first_seen = LEAST(i.first_seen, d.first_seen), last_seen = GREATEST(i.last_seen, d.last_seen),
-       title = d.title, culprit = d.culprit, level = d.level,
-       first_release = COALESCE(i.first_release, d.first_release), last_release = COALESCE(d.last_release, i.last_release),
+       -- Only a batch at least as new as the issue changes what it shows (SET sees the old row).
+       title = CASE WHEN d.last_seen >= i.last_seen THEN d.title ELSE i.title END,
+       culprit = CASE WHEN d.last_seen >= i.last_seen THEN d.culprit ELSE i.culprit END,
+       level = CASE WHEN d.last_seen >= i.last_seen THEN d.level ELSE i.level END,
+       first_release = CASE WHEN d.first_seen < i.first_seen THEN COALESCE(d.first_release, i.first_release)
+                            ELSE COALESCE(i.first_release, d.first_release) END,
+       last_release = CASE WHEN d.last_seen >= i.last_seen THEN COALESCE(d.last_release, i.last_release) ELSE i.last_release END,
        substatus = CASE WHEN i.status = 'resolved' THEN 'regressed'
                         WHEN i.substatus = 'new' AND i.times_seen > 0 THEN 'ongoing' ELSE i.substatus END,
        status = CASE WHEN i.status = 'resolved' THEN 'unresolved' ELSE i.status END

@@ -37,9 +37,13 @@ export function sqliteIngest(db: Db): IngestStore {
        user_count = user_count + @newUsers,
        first_seen = MIN(first_seen, @firstSeen),
        last_seen = MAX(last_seen, @lastSeen),
-       title = @title, culprit = @culprit, level = @level,
-       first_release = COALESCE(first_release, @firstRelease),
-       last_release = COALESCE(@lastRelease, last_release),
+       -- Only a batch at least as new as the issue changes what it shows (SET sees the old row).
+       title = CASE WHEN @lastSeen >= last_seen THEN @title ELSE title END,
+       culprit = CASE WHEN @lastSeen >= last_seen THEN @culprit ELSE culprit END,
+       level = CASE WHEN @lastSeen >= last_seen THEN @level ELSE level END,
+       first_release = CASE WHEN @firstSeen < first_seen THEN COALESCE(@firstRelease, first_release)
+                            ELSE COALESCE(first_release, @firstRelease) END,
+       last_release = CASE WHEN @lastSeen >= last_seen THEN COALESCE(@lastRelease, last_release) ELSE last_release END,
        substatus = CASE WHEN status = 'resolved' THEN 'regressed'
                         WHEN substatus = 'new' AND times_seen > 0 THEN 'ongoing' ELSE substatus END,
        status = CASE WHEN status = 'resolved' THEN 'unresolved' ELSE status END
