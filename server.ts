@@ -10,6 +10,7 @@ import path from "node:path";
 import next from "next";
 import { ConfigError, loadConfig, type Config } from "./src/config";
 import { AppError } from "./src/errors";
+import { discardRest } from "./src/ingest/body";
 import { handleIngest, sendIngestError, type IngestDeps } from "./src/ingest/http";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
@@ -18,7 +19,7 @@ import { createItemRegistry } from "./src/items";
 import { createLogger } from "./src/logger";
 import { createServerCapture } from "./src/monitoring/server-capture";
 import { monitoringSetup } from "./src/monitoring/setup";
-import { getRuntime, setRuntime } from "./src/runtime";
+import { peekRuntime, setRuntime } from "./src/runtime";
 import { dsnFor } from "./src/services/projects/dsn";
 import { ensureMonitoringProject } from "./src/services/monitoring/ensure-monitoring-project";
 import { ensureDefaults } from "./src/services/projects/ensure-defaults";
@@ -80,7 +81,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
       route = matchIngestRoute(req.url ?? "/");
     } catch (error) {
       sendIngestError(res, error instanceof AppError ? error : new AppError("bad_request", "bad request"));
-      req.resume();
+      discardRest(req);
       return;
     }
     if (route) void handleIngest(req, res, route, deps);
@@ -147,7 +148,8 @@ export async function main(): Promise<void> {
   }
   const running = await startServer(config, { dev: process.argv.includes("--dev") });
   process.on("unhandledRejection", (reason) => {
-    void getRuntime().captureServerException(reason, { mechanism: "process.unhandledRejection" });
+    // peekRuntime: during shutdown the runtime is gone, and a throw in this handler would crash the process.
+    void peekRuntime()?.captureServerException(reason, { mechanism: "process.unhandledRejection" });
   });
   // SIGTERM: stop accepting, let in-flight requests finish, commit what was acknowledged-to-be, exit.
   for (const signal of ["SIGTERM", "SIGINT"] as const) {

@@ -76,7 +76,7 @@ function contentCodings(header: string | undefined): Coding[] {
  * can read our answer instead of seeing its connection reset; past DRAIN_BYTES we close the
  * connection rather than read an endless upload.
  */
-function discardRest(req: IncomingMessage): void {
+export function discardRest(req: IncomingMessage): void {
   let drained = 0;
   req.on("data", (chunk: Buffer) => {
     drained += chunk.length;

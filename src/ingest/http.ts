@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError, errorBody, httpStatusOf } from "../errors";
 import { acceptAuthenticated, type IngestDeps } from "./accept";
 import { credentialsFromEnvelopeHeader, extractRequestCredentials, parseDsn, type Credentials } from "./auth";
-import { readBody } from "./body";
+import { discardRest, readBody } from "./body";
 import { setCorsHeaders } from "./cors";
 import { parseEnvelope, readEnvelopeHeader, type Envelope } from "./envelope";
 import type { Processed } from "./pipeline";
@@ -39,8 +39,9 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
       void deps.captureServerException(error, { mechanism: "ingest", path: req.url?.split("?")[0], method: req.method });
     }
     sendIngestError(res, error instanceof AppError ? error : new AppError("unavailable", "internal error while ingesting"));
-    // A request refused before its body was read must not leave the socket half-read.
-    if (!req.complete) req.resume();
+    // A request refused before its body was read must not leave the socket half-read; past 1 MiB the
+    // connection is closed instead of reading an upload we already refused.
+    if (!req.complete) discardRest(req);
   }
 }
 

@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 import { INTERNAL_ITEM_TYPES, type ItemRegistry } from "../items";
 import { processEventPayload } from "../items/event";
-import type { ItemContext } from "../items/types";
+import { outcome, type ItemContext, type ItemResult } from "../items/types";
 import type { IngestRecord } from "../storage/types";
 import type { Envelope } from "./envelope";
 
@@ -40,7 +40,15 @@ export function processEnvelope(envelope: Envelope, registry: ItemRegistry, cont
   const records: IngestRecord[] = [];
   let eventId: string | null = null;
   for (const item of envelope.items) {
-    const result = registry.processorFor(item.headers.type).process(item, context);
+    const processor = registry.processorFor(item.headers.type);
+    let result: ItemResult;
+    try {
+      result = processor.process(item, context);
+    } catch {
+      // An item no processor could handle (a bug or an input nobody foresaw) is dropped and counted,
+      // never allowed to take its sibling items down with it.
+      result = { records: [outcome(context, "invalid", processor.category, "internal")] };
+    }
     records.push(...result.records);
     eventId ??= result.eventId ?? null;
   }

@@ -23,8 +23,8 @@ export function createServerCapture(options: {
   const { config, writer, logger } = options;
   return async (error, context) => {
     logger.error(`server error (${context.mechanism}${context.digest ? `, digest ${context.digest}` : ""})`, error);
-    const raw = serverErrorEvent(error, context, { release: options.release, root: options.root });
     try {
+      const raw = serverErrorEvent(error, context, { release: options.release, root: options.root });
       if (config.selfMonitoring.mode === "local") {
         const result = processEventPayload(raw, {
           projectId: options.monitoringProjectId,
@@ -41,7 +41,9 @@ export function createServerCapture(options: {
         const port = dsn.port === null ? "" : `:${dsn.port}`;
         const url = `${dsn.protocol}://${dsn.host}${port}${dsn.pathPrefix}/api/${dsn.projectId}/envelope/?sentry_key=${dsn.publicKey}&sentry_version=7`;
         const envelope = `${JSON.stringify({ event_id: raw.event_id, sent_at: new Date().toISOString() })}\n{"type":"event"}\n${JSON.stringify(raw)}`;
-        await fetch(url, { method: "POST", body: envelope, signal: AbortSignal.timeout(10_000) });
+        const response = await fetch(url, { method: "POST", body: envelope, signal: AbortSignal.timeout(10_000) });
+        await response.body?.cancel();
+        if (!response.ok) throw new Error(`upstream answered ${response.status}`);
         return raw.event_id;
       }
     } catch (captureError) {

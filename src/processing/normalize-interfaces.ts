@@ -206,7 +206,8 @@ export function fingerprintOf(raw: unknown, notes: Notes): string[] | undefined 
     notes.add("invalid_data", "fingerprint");
     return undefined;
   }
-  const out = raw.map((item) => clip(stringOf(item) ?? JSON.stringify(item) ?? String(item), 512));
+  // databag first: JSON.stringify of an entry nested thousands deep would overflow the stack.
+  const out = raw.map((item) => clip(stringOf(item) ?? JSON.stringify(databag(item)) ?? String(item), 512));
   return out.length > 0 ? out : undefined;
 }
 

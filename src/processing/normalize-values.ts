@@ -79,7 +79,11 @@ export function timestampOf(value: unknown): number | undefined {
   if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : undefined;
   if (typeof value !== "string") return undefined;
   const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    // "999…9" (hundreds of digits) parses to Infinity: not a time.
+    const seconds = Number(text);
+    return Number.isFinite(seconds) ? seconds : undefined;
+  }
   const match = RFC3339.exec(text);
   if (!match) return undefined;
   const [, date, time, fraction, zone] = match;

@@ -183,6 +183,18 @@ describe("normalizeEvent on hand-written payloads", () => {
     assert.equal(JSON.stringify(event.extra), '{"nested":{"next":{"next":{"next":{"next":{"next":"[trimmed]"}}}}}}');
     assert.ok(JSON.stringify(event.contexts).length < 200);
   });
+
+  test("a fingerprint entry nested thousands deep is stringified after trimming, without overflowing the stack", () => {
+    let nested: unknown = "bottom";
+    for (let depth = 0; depth < 20000; depth++) nested = [nested];
+    const event = normalize({ fingerprint: ["ok", nested] });
+    assert.deepEqual(event.fingerprint, ["ok", '[[[[[["[trimmed]"]]]]]]']);
+  });
+
+  test("a numeric timestamp too large to be finite is treated as missing", () => {
+    const event = normalize({ timestamp: "9".repeat(400) });
+    assert.equal(event.timestamp, ctx.receivedAt / 1000);
+  });
 });
 
 describe("event_id", () => {
