@@ -131,7 +131,22 @@ export const ISSUE_SORT_COLUMNS: Record<IssueSort, "last_seen" | "first_seen" | 
 };
 
 /** Free text that is an exact tag filter: `key:value`. */
-export const TAG_FILTER = /^([\w.-]+):(.+)$/;
+const SEARCH_TOKEN = /([\w.-]+):(?:"([^"]*)"|(\S+))|"([^"]*)"|(\S+)/g;
+
+/**
+ * Free-text issue search: every `key:value` token (value quoted or not) is an exact tag filter, the
+ * remaining words are matched as one phrase against title, culprit and short id.
+ */
+export function splitIssueSearch(text: string): { tags: [string, string][]; phrase: string } {
+  const tags: [string, string][] = [];
+  const words: string[] = [];
+  for (const match of text.matchAll(SEARCH_TOKEN)) {
+    const [, key, quoted, bare, phrase, word] = match;
+    if (key !== undefined) tags.push([key, quoted ?? bare ?? ""]);
+    else words.push(phrase ?? word ?? "");
+  }
+  return { tags, phrase: words.join(" ").trim() };
+}
 
 export interface EventRow {
   project_id: number;

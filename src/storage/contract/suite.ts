@@ -200,6 +200,9 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(await titles({ text: "number 3" }), ["Error number 3"]);
       assert.deepEqual(await titles({ text: "WEB-2" }), ["Error number 1"]);
       assert.deepEqual(await titles({ text: "release:2.0" }), ["Error number 4", "Error number 3", "Error number 2"]);
+      assert.deepEqual(await titles({ text: "release:2.0 number 3" }), ["Error number 3"]);
+      assert.deepEqual(await titles({ text: 'release:"1.0" environment:production' }), ["Error number 1", "Error number 0"]);
+      assert.deepEqual(await titles({ text: "Error number 4 release:1.0" }), []);
       assert.deepEqual(await titles({ text: "100%_" }), []);
       assert.deepEqual(await titles({ status: "resolved" }), []);
       assert.deepEqual(await titles({ projectIds: [] }), []);

@@ -4,16 +4,13 @@ import {
   SELECT_ISSUE,
   stats24hBuckets,
   stats24hWindow,
-  TAG_FILTER,
+  splitIssueSearch,
   toIssue,
   type HourlyRow,
   type IssueRow,
 } from "../rows";
 import type { Issue, IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
 import { isId, type Param, type PgDb } from "./db";
-
-
-
 
 export function postgresIssues(db: PgDb): IssueRepo {
   async function getById(id: string): Promise<Issue | null> {
@@ -57,15 +54,11 @@ export function postgresIssues(db: PgDb): IssueRepo {
       const tagFilters: [string, string][] = [];
       if (query.release) tagFilters.push(["release", query.release]);
       if (query.environment) tagFilters.push(["environment", query.environment]);
-      const text = query.text?.trim();
-      if (text) {
-        const tag = TAG_FILTER.exec(text);
-        if (tag) {
-          tagFilters.push([tag[1]!, tag[2]!]);
-        } else {
-          const pattern = p(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-          where.push(`(i.title ILIKE ${pattern} OR i.culprit ILIKE ${pattern} OR (upper(p.slug) || '-' || i.seq) = upper(${p(text)}))`);
-        }
+      const { tags, phrase } = splitIssueSearch(query.text ?? "");
+      tagFilters.push(...tags);
+      if (phrase) {
+        const pattern = p(`%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        where.push(`(i.title ILIKE ${pattern} OR i.culprit ILIKE ${pattern} OR (upper(p.slug) || '-' || i.seq) = upper(${p(phrase)}))`);
       }
       for (const [key, value] of tagFilters) {
         where.push(`EXISTS (SELECT 1 FROM issue_tags t WHERE t.issue_id = i.id AND t.key = ${p(key)} AND t.value = ${p(value)})`);

@@ -4,7 +4,7 @@ import {
   SELECT_ISSUE,
   stats24hBuckets,
   stats24hWindow,
-  TAG_FILTER,
+  splitIssueSearch,
   toIssue,
   type HourlyRow,
   type IssueRow,
@@ -60,16 +60,12 @@ export function sqliteIssues(db: Db): IssueRepo {
       const tagFilters: [string, string][] = [];
       if (query.release) tagFilters.push(["release", query.release]);
       if (query.environment) tagFilters.push(["environment", query.environment]);
-      const text = query.text?.trim();
-      if (text) {
-        const tag = TAG_FILTER.exec(text);
-        if (tag) {
-          tagFilters.push([tag[1]!, tag[2]!]);
-        } else {
-          where.push("(i.title LIKE ? ESCAPE '\\' OR i.culprit LIKE ? ESCAPE '\\' OR (upper(p.slug) || '-' || i.seq) = upper(?))");
-          const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-          params.push(pattern, pattern, text);
-        }
+      const { tags, phrase } = splitIssueSearch(query.text ?? "");
+      tagFilters.push(...tags);
+      if (phrase) {
+        where.push("(i.title LIKE ? ESCAPE '\\' OR i.culprit LIKE ? ESCAPE '\\' OR (upper(p.slug) || '-' || i.seq) = upper(?))");
+        const pattern = `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        params.push(pattern, pattern, phrase);
       }
       for (const [key, value] of tagFilters) {
         where.push("EXISTS (SELECT 1 FROM issue_tags t WHERE t.issue_id = i.id AND t.key = ? AND t.value = ?)");
