@@ -98,5 +98,19 @@ export function retentionContract(engine: string, factory: EngineFactory): void 
       assert.deepEqual(again, { kind: "event", issueId, duplicate: false });
       assert.equal((await storage.events.get(project.id, hex(9_000, 32)))?.timestamp, OLD);
     });
+
+    it("never stores an event twice: one still kept after a mid-day cutoff stays deduplicated", async () => {
+      const day = Math.floor(NOW / DAY) * DAY;
+      const early = day + 3_600_000;
+      await storage.ingest.commit([{ kind: "event", projectId: project.id, event: event(7_000, early), grouping, userKey: null }]);
+      // Engines may expire whole days (PostgreSQL) or single rows (SQLite); either way a kept event
+      // must be recognised when it is sent again.
+      await storage.retention.expire(day + 12 * 3_600_000);
+      const kept = (await storage.events.get(project.id, hex(7_000, 32))) !== null;
+      const [again] = await storage.ingest.commit([{ kind: "event", projectId: project.id, event: event(7_000, early), grouping, userKey: null }]);
+      assert.equal((again as { duplicate: boolean }).duplicate, kept);
+      const issueId = (again as { issueId: string }).issueId;
+      assert.deepEqual((await storage.events.listForIssue(issueId, 10)).items.map((e) => e.eventId), [hex(7_000, 32)]);
+    });
   });
 }

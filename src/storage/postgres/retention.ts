@@ -48,9 +48,13 @@ export function postgresRetention(db: PgDb): RetentionStore {
         droppedPartitions++;
       }
       await db.partitions.ensure(db, upcomingDays(Date.now()));
+      // A claim may go only once its row is gone: partitions are dropped whole days at a time (and a
+      // locked one is skipped), so trim claims below the oldest day still stored, never below `before`.
+      const keptFrom = (table: "events" | "transactions") =>
+        Math.min(before, ...db.partitions.list().filter((partition) => partition.table === table).map((partition) => partition.day));
       const deletedRows =
-        (await trim("event_ids", "received", before)) +
-        (await trim("transaction_ids", "received", before)) +
+        (await trim("event_ids", "received", keptFrom("events"))) +
+        (await trim("transaction_ids", "received", keptFrom("transactions"))) +
         (await trim("session_states", "timestamp", before));
       return { deletedRows, droppedPartitions };
     },
