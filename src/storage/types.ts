@@ -18,7 +18,10 @@ import type {
   TransactionRepo,
 } from "./telemetry-types";
 
+import type { AccountStore } from "./accounts-types";
+
 export * from "./telemetry-types";
+export * from "./accounts-types";
 
 export interface Organization {
   id: string;
@@ -255,6 +258,7 @@ export interface Storage {
   transactions: TransactionRepo;
   spans: SpanRepo;
   retention: RetentionStore;
+  accounts: AccountStore;
   /**
    * Calls `listener` whenever a project or project key may have changed, in this process or — on a
    * shared database — in any other (PostgreSQL: LISTEN/NOTIFY, and after the listening connection
