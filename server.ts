@@ -23,6 +23,8 @@ import { peekRuntime, setRuntime } from "./src/runtime";
 import { dsnFor } from "./src/services/projects/dsn";
 import { ensureMonitoringProject } from "./src/services/monitoring/ensure-monitoring-project";
 import { ensureDefaults } from "./src/services/projects/ensure-defaults";
+import { createOwner, needsSetup } from "./src/services/accounts/users";
+import { CLIENT_IP_HEADER, clientIpOf } from "./src/ingest/client-ip";
 import { createStorage } from "./src/storage";
 
 const root = path.resolve(import.meta.dirname);
@@ -48,6 +50,11 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   const storage = await createStorage(config, logger);
   const defaults = await ensureDefaults(storage);
   const monitoringProject = await ensureMonitoringProject(storage, defaults.organization);
+  const bootstrap = config.auth.bootstrapAdmin;
+  if (bootstrap && (await needsSetup(storage))) {
+    await createOwner(storage, defaults.organization, { email: bootstrap.email, password: bootstrap.password }, { via: "environment" });
+    logger.info(`Created the owner account ${bootstrap.email} from PERISCOPE_ADMIN_EMAIL`);
+  }
   const release = `periscope@${packageVersion()}`;
   const keys = new KeyCache(storage);
   const writer = new GroupCommitWriter(storage.ingest, config.writer);
@@ -84,8 +91,14 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
       discardRest(req);
       return;
     }
-    if (route) void handleIngest(req, res, route, deps);
-    else void nextHandler(req, res);
+    if (route) {
+      void handleIngest(req, res, route, deps);
+      return;
+    }
+    // Next's handlers cannot see the socket: hand them the client address (login throttling, audit
+    // log) in a header, overwriting whatever a client sent under that name.
+    req.headers[CLIENT_IP_HEADER] = clientIpOf(req, config.auth.trustProxy);
+    void nextHandler(req, res);
   });
   // Slow clients must not hold sockets forever (slowloris): bounded header and request time, and a
   // cap on open connections so they cannot exhaust file descriptors.
@@ -118,6 +131,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
 
   logger.info(`Periscope is running at ${url}`);
   logger.info(`Default project DSN: ${dsnFor(url, defaults.key)}`);
+  if (await needsSetup(storage)) logger.info(`No account exists yet: open ${url}/setup to create the owner account`);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {

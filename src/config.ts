@@ -14,7 +14,7 @@ const REGION_NAME = /^[a-z0-9-]{1,32}$/;
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
-  HOST: z.string().min(1).default("127.0.0.1"),
+  HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_URL: z
     .string()
@@ -45,6 +45,10 @@ const schema = z.object({
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(90),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(8760).default(336),
+  TRUST_PROXY: z.enum(["true", "false", "1", "0"]).default("false"),
+  PERISCOPE_ADMIN_EMAIL: z.string().email("must be an email address").optional(),
+  PERISCOPE_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").max(256).optional(),
 });
 
 export interface Config {
@@ -93,6 +97,17 @@ export interface Config {
   database: { engine: "sqlite" } | { engine: "postgres"; url: string; poolSize: number };
   /** Telemetry (events, transactions, spans, sessions, outcomes) older than this many days is expired. */
   retentionDays: number;
+  auth: {
+    /** A login session ends this long after it began (or at logout). */
+    sessionTtlMs: number;
+    /**
+     * Behind a reverse proxy: take the client address from the last X-Forwarded-For entry (the one
+     * the proxy added) for login throttling and the audit log. Off, a client could forge it.
+     */
+    trustProxy: boolean;
+    /** Creates the owner at first start instead of the setup page (automation). */
+    bootstrapAdmin: { email: string; password: string } | null;
+  };
 }
 
 export class ConfigError extends Error {
@@ -119,6 +134,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push("SELF_MONITORING_DSN: required when SELF_MONITORING=upstream");
   }
   if (c.REGION && c.REGION in regions) problems.push(`REGIONS: must not list this server's own region "${c.REGION}"`);
+  if (Boolean(c.PERISCOPE_ADMIN_EMAIL) !== Boolean(c.PERISCOPE_ADMIN_PASSWORD)) {
+    problems.push("PERISCOPE_ADMIN_EMAIL and PERISCOPE_ADMIN_PASSWORD: set both or neither");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: c.PORT,
@@ -148,6 +166,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { engine: "postgres", url: c.DATABASE_URL, poolSize: c.DATABASE_POOL_SIZE }
       : { engine: "sqlite" },
     retentionDays: c.RETENTION_DAYS,
+    auth: {
+      sessionTtlMs: c.SESSION_TTL_HOURS * 3_600_000,
+      trustProxy: c.TRUST_PROXY === "true" || c.TRUST_PROXY === "1",
+      bootstrapAdmin:
+        c.PERISCOPE_ADMIN_EMAIL && c.PERISCOPE_ADMIN_PASSWORD
+          ? { email: c.PERISCOPE_ADMIN_EMAIL.toLowerCase(), password: c.PERISCOPE_ADMIN_PASSWORD }
+          : null,
+    },
   };
 }
 

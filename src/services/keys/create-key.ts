@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Project, ProjectKey, Storage } from "../../storage/types";
+import type { Actor } from "../accounts/actor";
+import { recordAudit } from "../accounts/audit";
 
 export const createKeyInput = z.object({
   name: z.string().trim().max(64, "must be at most 64 characters").nullable().optional(),
@@ -11,6 +13,8 @@ export type CreateKeyInput = z.infer<typeof createKeyInput>;
  * shown under the first 14 characters of its public key. The caller must drop cached keys afterwards
  * so ingest accepts the new key at once.
  */
-export async function createKey(storage: Storage, project: Project, input: CreateKeyInput): Promise<ProjectKey> {
-  return storage.keys.create({ projectId: project.id, label: input.name ?? "" });
+export async function createKey(storage: Storage, actor: Actor, project: Project, input: CreateKeyInput): Promise<ProjectKey> {
+  const key = await storage.keys.create({ projectId: project.id, label: input.name ?? "" });
+  await recordAudit(storage, actor, project.organizationId, "key.create", { type: "key", id: key.id }, { project: project.slug, label: key.label });
+  return key;
 }

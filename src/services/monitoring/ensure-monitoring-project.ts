@@ -1,5 +1,6 @@
 import type { Organization, Project, ProjectKey, Storage } from "../../storage/types";
 import { createProject } from "../projects/create-project";
+import { SYSTEM_ACTOR } from "../accounts/actor";
 import { activeKey } from "../projects/ensure-defaults";
 import { getOrCreate } from "../projects/get-or-create";
 
@@ -12,7 +13,7 @@ export async function ensureMonitoringProject(
 ): Promise<{ project: Project; key: ProjectKey }> {
   const project = await getOrCreate(
     () => storage.projects.getBySlug(organization.id, MONITORING_PROJECT_SLUG),
-    async () => (await createProject(storage, organization, { name: "Periscope", slug: MONITORING_PROJECT_SLUG, platform: "javascript-react" })).project,
+    async () => (await createProject(storage, SYSTEM_ACTOR, organization, null, { name: "Periscope", slug: MONITORING_PROJECT_SLUG, platform: "javascript-react" })).project,
   );
   return { project, key: await activeKey(storage, project) };
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
-import type { Organization, Project, ProjectKey, Storage } from "../../storage/types";
+import type { Organization, Project, ProjectKey, Storage, Team } from "../../storage/types";
+import type { Actor } from "../accounts/actor";
+import { recordAudit } from "../accounts/audit";
 import { slugify, slugSchema } from "./slug";
 
 export const createProjectInput = z.object({
@@ -10,10 +12,15 @@ export const createProjectInput = z.object({
 });
 export type CreateProjectInput = z.infer<typeof createProjectInput>;
 
-/** Creates a project with its first DSN key, as Sentry does. */
+/**
+ * Creates a project with its first DSN key, as Sentry does, owned by `team` (null: no team, so only
+ * owners and admins see it — the self-monitoring project).
+ */
 export async function createProject(
   storage: Storage,
+  actor: Actor,
   organization: Organization,
+  team: Team | null,
   input: CreateProjectInput,
 ): Promise<{ project: Project; key: ProjectKey }> {
   const slug = input.slug ?? slugify(input.name);
@@ -27,5 +34,8 @@ export async function createProject(
     platform: input.platform ?? null,
   });
   const key = await storage.keys.create({ projectId: project.id, label: "Default" });
+  if (team) await storage.accounts.teams.addProject(team.id, project.id);
+  await recordAudit(storage, actor, organization.id, "project.create", { type: "project", id: project.id }, { slug, team: team?.slug ?? null });
+  await recordAudit(storage, actor, organization.id, "key.create", { type: "key", id: key.id }, { project: slug, label: key.label });
   return { project, key };
 }

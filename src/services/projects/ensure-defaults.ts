@@ -1,23 +1,34 @@
-import type { Organization, Project, ProjectKey, Storage } from "../../storage/types";
+import type { Organization, Project, ProjectKey, Storage, Team } from "../../storage/types";
+import { SYSTEM_ACTOR } from "../accounts/actor";
 import { createProject } from "./create-project";
 import { getOrCreate } from "./get-or-create";
 
 export const DEFAULT_ORGANIZATION_SLUG = "default";
 export const DEFAULT_PROJECT_SLUG = "default";
+export const DEFAULT_TEAM_SLUG = "default";
 
-/** First start: a default organisation and project with a DSN key, so the console can print a DSN. */
+/**
+ * First start: a default organisation, a default team owning a default project with a DSN key, so
+ * the console can print a DSN. Installations from before teams existed get the team on upgrade.
+ */
 export async function ensureDefaults(
   storage: Storage,
-): Promise<{ organization: Organization; project: Project; key: ProjectKey }> {
+): Promise<{ organization: Organization; team: Team; project: Project; key: ProjectKey }> {
   const organization = await getOrCreate(
     () => storage.organizations.getBySlug(DEFAULT_ORGANIZATION_SLUG),
     () => storage.organizations.create({ slug: DEFAULT_ORGANIZATION_SLUG, name: "Default organization" }),
   );
+  const team = await getOrCreate(
+    () => storage.accounts.teams.getBySlug(organization.id, DEFAULT_TEAM_SLUG),
+    () => storage.accounts.teams.create({ organizationId: organization.id, slug: DEFAULT_TEAM_SLUG, name: "Default team" }),
+  );
   const project = await getOrCreate(
     () => storage.projects.getBySlug(organization.id, DEFAULT_PROJECT_SLUG),
-    async () => (await createProject(storage, organization, { name: "Default project", slug: DEFAULT_PROJECT_SLUG, platform: null })).project,
+    async () =>
+      (await createProject(storage, SYSTEM_ACTOR, organization, team, { name: "Default project", slug: DEFAULT_PROJECT_SLUG, platform: null })).project,
   );
-  return { organization, project, key: await activeKey(storage, project) };
+  if ((await storage.accounts.teams.listForProject(project.id)).length === 0) await storage.accounts.teams.addProject(team.id, project.id);
+  return { organization, team, project, key: await activeKey(storage, project) };
 }
 
 /** The project's first active key, created when it has none (a racing process may have created one meanwhile). */

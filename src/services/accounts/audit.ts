@@ -1,0 +1,28 @@
+import type { AuditEntry, Storage } from "../../storage/types";
+import type { Actor } from "./actor";
+
+export interface AuditTarget {
+  type: string;
+  id: string | null;
+}
+
+/** Appends one audit entry; every membership, role, token, key and project change goes through here. */
+export function recordAudit(
+  storage: Storage,
+  actor: Actor,
+  organizationId: string,
+  event: string,
+  target: AuditTarget,
+  data: Record<string, unknown> = {},
+): Promise<AuditEntry> {
+  return storage.accounts.audit.append({
+    organizationId,
+    actorUserId: actor.userId,
+    actorLabel: actor.label,
+    event,
+    targetType: target.type,
+    targetId: target.id,
+    data,
+    ipAddress: actor.ipAddress,
+  });
+}

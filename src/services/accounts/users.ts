@@ -1,0 +1,88 @@
+/** People: creating accounts (the first one at setup), and passwords. */
+import { z } from "zod";
+import { AppError } from "../../errors";
+import { hashPassword, passwordProblem, verifyPassword } from "../../auth/password";
+import type { Role } from "../../auth/scopes";
+import type { Member, Organization, Storage, User } from "../../storage/types";
+import { DEFAULT_TEAM_SLUG } from "../projects/ensure-defaults";
+import { actorOf, SYSTEM_ACTOR, type Actor } from "./actor";
+import { recordAudit } from "./audit";
+
+export const newUserInput = z.object({
+  email: z.string().trim().toLowerCase().max(254).email("email: must be an email address"),
+  name: z.string().trim().max(100).default(""),
+  password: z.string(),
+});
+export type NewUserInput = z.input<typeof newUserInput>;
+
+function parseNewUser(input: NewUserInput): z.output<typeof newUserInput> {
+  const parsed = newUserInput.safeParse(input);
+  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join("; "));
+  const problem = passwordProblem(parsed.data.password);
+  if (problem) throw new AppError("bad_request", problem);
+  return { ...parsed.data, name: parsed.data.name || parsed.data.email.split("@")[0]! };
+}
+
+export async function createUser(storage: Storage, input: NewUserInput): Promise<User> {
+  const { email, name, password } = parseNewUser(input);
+  if (await storage.accounts.users.getByEmail(email)) throw new AppError("conflict", `a user with the email ${email} already exists`);
+  return storage.accounts.users.create({ email, name, passwordHash: await hashPassword(password) });
+}
+
+/** Adds the user to the organisation with a role; members also join the default team when there is one. */
+export async function addMember(storage: Storage, actor: Actor, organization: Organization, user: User, role: Role): Promise<Member> {
+  const member = await storage.accounts.members.add({ organizationId: organization.id, userId: user.id, role });
+  const team = await storage.accounts.teams.getBySlug(organization.id, DEFAULT_TEAM_SLUG);
+  if (team) await storage.accounts.teams.addMember(team.id, member.id);
+  await recordAudit(storage, actor, organization.id, "member.add", { type: "member", id: member.id }, { email: user.email, role });
+  return member;
+}
+
+export async function needsSetup(storage: Storage): Promise<boolean> {
+  return (await storage.accounts.users.count()) === 0;
+}
+
+/**
+ * First run: the owner account of the default organisation, from the setup page or from
+ * PERISCOPE_ADMIN_EMAIL/PASSWORD. Refused once any user exists, so the setup page cannot be used to
+ * take over an installed server.
+ */
+export async function createOwner(
+  storage: Storage,
+  organization: Organization,
+  input: NewUserInput,
+  origin: { via: "setup"; ipAddress: string | null } | { via: "environment" },
+): Promise<User> {
+  if (!(await needsSetup(storage))) throw new AppError("conflict", "setup is already complete: an account exists; sign in instead");
+  const user = await createUser(storage, input);
+  const actor = origin.via === "environment" ? SYSTEM_ACTOR : actorOf(user, origin.ipAddress);
+  await addMember(storage, actor, organization, user, "owner");
+  return user;
+}
+
+/** Sets a new password and ends every session of the person (command line: a forgotten password). */
+export async function resetPassword(storage: Storage, email: string, password: string): Promise<User> {
+  const problem = passwordProblem(password);
+  if (problem) throw new AppError("bad_request", problem);
+  const user = await storage.accounts.users.getByEmail(email.trim().toLowerCase());
+  if (!user) throw new AppError("not_found", `no user with the email ${email.trim().toLowerCase()}`);
+  await storage.accounts.users.setPasswordHash(user.id, await hashPassword(password));
+  await storage.accounts.loginSessions.deleteForUser(user.id);
+  return user;
+}
+
+/** The person changes their own password; their other sessions end, this one stays. */
+export async function changePassword(
+  storage: Storage,
+  user: User,
+  input: { currentPassword: string; newPassword: string; keepSessionId?: string },
+): Promise<void> {
+  const hash = await storage.accounts.users.passwordHashOf(user.id);
+  if (!hash || !(await verifyPassword(input.currentPassword, hash))) {
+    throw new AppError("bad_request", "the current password is not correct");
+  }
+  const problem = passwordProblem(input.newPassword);
+  if (problem) throw new AppError("bad_request", problem);
+  await storage.accounts.users.setPasswordHash(user.id, await hashPassword(input.newPassword));
+  await storage.accounts.loginSessions.deleteForUser(user.id, input.keepSessionId);
+}
