@@ -45,7 +45,7 @@ const schema = z.object({
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(90),
-  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(8760).default(336),
+  SESSION_TTL_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(1_209_600),
   TRUST_PROXY: z.enum(["true", "false", "1", "0"]).default("false"),
   PERISCOPE_ADMIN_EMAIL: z.string().email("must be an email address").optional(),
   PERISCOPE_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").max(256).optional(),
@@ -167,7 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : { engine: "sqlite" },
     retentionDays: c.RETENTION_DAYS,
     auth: {
-      sessionTtlMs: c.SESSION_TTL_HOURS * 3_600_000,
+      sessionTtlMs: c.SESSION_TTL_SECONDS * 1000,
       trustProxy: c.TRUST_PROXY === "true" || c.TRUST_PROXY === "1",
       bootstrapAdmin:
         c.PERISCOPE_ADMIN_EMAIL && c.PERISCOPE_ADMIN_PASSWORD
