@@ -87,7 +87,7 @@ describe("accounts services (SQLite)", () => {
 
     it("stores the password as argon2id and changes it only with the current one, ending the other sessions", async () => {
       const hash = await storage.accounts.users.passwordHashOf(owner.id);
-      assert.match(hash ?? "", /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      assert.match(hash ?? "", /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
       const kept = await startSession(storage, owner, NOW, TTL);
       const other = await startSession(storage, owner, NOW, TTL);
       await rejectsWith(changePassword(storage, owner, { currentPassword: "wrong password", newPassword: "a new password" }), "bad_request", /current password is not correct/);
