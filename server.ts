@@ -52,8 +52,13 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   const monitoringProject = await ensureMonitoringProject(storage, defaults.organization);
   const bootstrap = config.auth.bootstrapAdmin;
   if (bootstrap && (await needsSetup(storage))) {
-    await createOwner(storage, defaults.organization, { email: bootstrap.email, password: bootstrap.password }, { via: "environment" });
-    logger.info(`Created the owner account ${bootstrap.email} from PERISCOPE_ADMIN_EMAIL`);
+    try {
+      await createOwner(storage, defaults.organization, { email: bootstrap.email, password: bootstrap.password }, { via: "environment" });
+      logger.info(`Created the owner account ${bootstrap.email} from PERISCOPE_ADMIN_EMAIL`);
+    } catch (error) {
+      // Several processes starting on one empty PostgreSQL all try; the losers find it done.
+      if (!(error instanceof AppError && error.code === "conflict") || (await needsSetup(storage))) throw error;
+    }
   }
   const release = `periscope@${packageVersion()}`;
   const keys = new KeyCache(storage);
