@@ -382,7 +382,7 @@ describe("issues", () => {
   it("shows one issue, also under the organization alias; 404 for unknown ids", async () => {
     assert.deepStrictEqual(await ok("GET", `/api/0/issues/${errorIssue.id}/`), errorIssue);
     assert.deepStrictEqual(await ok("GET", `/api/0/organizations/default/issues/${errorIssue.id}/`), errorIssue);
-    await expectError("GET", `/api/0/organizations/other/issues/${errorIssue.id}/`, 404, "issue not found");
+    await expectError("GET", `/api/0/organizations/other/issues/${errorIssue.id}/`, 404, "organization not found");
     await expectError("GET", "/api/0/issues/999999/", 404, "issue not found");
     await expectError("GET", "/api/0/issues/abc/", 404, "issue not found");
   });
