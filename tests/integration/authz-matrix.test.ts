@@ -321,6 +321,26 @@ describe("the route table", () => {
     assert.deepStrictEqual(onDisk.filter((route) => !route.wrapped).map((route) => route.key), []);
   });
 
+  it("computes the expected statuses the rules state (a guard on the generator itself)", () => {
+    const status = (key: RouteKey, name: PrincipalName) => expectedStatus(key, PRINCIPALS.find((principal) => principal.name === name)!);
+    assert.deepStrictEqual(
+      [
+        status("PUT /api/0/issues/{issueId}/", "viewer"),
+        status("PUT /api/0/issues/{issueId}/", "member"),
+        status("PUT /api/0/issues/{issueId}/", "member of another team"),
+        status("GET /api/0/issues/{issueId}/", "token of another organisation"),
+        status("GET /api/0/organizations/{org}/audit-logs/", "member"),
+        status("GET /api/0/organizations/{org}/audit-logs/", "admin"),
+        status("POST /api/0/teams/{org}/{team}/projects/", "member"),
+        status("GET /api/0/organizations/{org}/projects/", "member of another team"),
+        status("POST /api/0/api-tokens/", "token with the scope"),
+        status("GET /api/0/organizations/", "token without the scope"),
+        status("GET /api/0/organizations/", "anonymous"),
+      ],
+      [403, 200, 404, 404, 403, 200, 403, 200, 403, 403, 401],
+    );
+  });
+
   it("has a test case for every route (the matrix is generated from it)", () => {
     assert.deepStrictEqual(Object.keys(CASES).sort(), routeKeys().sort());
   });
