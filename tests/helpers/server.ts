@@ -42,15 +42,22 @@ export interface TestServer {
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export interface StartOptions {
+  /**
+   * false: start without PERISCOPE_ADMIN_EMAIL/PASSWORD, for a second process on a database whose
+   * owner another process creates (server.ts does not yet survive two processes racing to create it).
+   */
+  bootstrapOwner?: boolean;
+}
+
+export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   // Pass DATA_DIR to restart on an existing data directory (e.g. after kill()).
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "periscope-test-"));
   const serverEnv: Record<string, string> = {
     PORT: "0",
     HOST: "127.0.0.1",
     NODE_ENV: "production",
-    PERISCOPE_ADMIN_EMAIL: OWNER_EMAIL,
-    PERISCOPE_ADMIN_PASSWORD: OWNER_PASSWORD,
+    ...(options.bootstrapOwner === false ? {} : { PERISCOPE_ADMIN_EMAIL: OWNER_EMAIL, PERISCOPE_ADMIN_PASSWORD: OWNER_PASSWORD }),
     ...env,
     DATA_DIR: dataDir,
   };
@@ -84,10 +91,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const ownerToken = await withStorage(async (storage) => {
     // Servers started together on one database race to create the owner; the winner may still be writing.
     const deadline = Date.now() + 15_000;
-    let owner = await storage.accounts.users.getByEmail(serverEnv.PERISCOPE_ADMIN_EMAIL ?? OWNER_EMAIL);
+    const email = serverEnv.PERISCOPE_ADMIN_EMAIL ?? OWNER_EMAIL;
+    let owner = await storage.accounts.users.getByEmail(email);
     while (!owner && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      owner = await storage.accounts.users.getByEmail(serverEnv.PERISCOPE_ADMIN_EMAIL ?? OWNER_EMAIL);
+      owner = await storage.accounts.users.getByEmail(email);
     }
     if (!owner) throw new Error(`the owner ${OWNER_EMAIL} was not created:\n${output}`);
     return (await createApiToken(storage, CLI_ACTOR, owner, { name: "tests", scopes: [...SCOPES] })).token;

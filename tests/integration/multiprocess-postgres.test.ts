@@ -35,8 +35,12 @@ if (await postgresForTests("multi-process on PostgreSQL")) {
 
     before(async () => {
       schema = await freshSchema();
-      // Started together: both find an empty database and race to create the defaults.
-      [a, b] = await Promise.all([startServer({ DATABASE_URL: schema.url }), startServer({ DATABASE_URL: schema.url })]);
+      // Started together: both find an empty database and race to create the defaults. Only one is
+      // given the owner to bootstrap: two racing to create it make the loser exit (see server.ts).
+      [a, b] = await Promise.all([
+        startServer({ DATABASE_URL: schema.url }),
+        startServer({ DATABASE_URL: schema.url }, { bootstrapOwner: false }),
+      ]);
     });
     after(async () => {
       await Promise.all([a?.stop(), b?.stop()]);
