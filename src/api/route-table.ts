@@ -31,6 +31,7 @@ export const ROUTES = {
   "GET /api/0/organizations/{org}/stats_v2/": { level: "organization", scope: "org:read" },
   "GET /api/0/organizations/{org}/trace/{traceId}/": { level: "organization", scope: "event:read" },
   "GET /api/0/organizations/{org}/members/": { level: "organization", scope: "member:read" },
+  "GET /api/0/organizations/{org}/users/": { level: "organization", scope: "member:read" },
   "GET /api/0/organizations/{org}/teams/": { level: "organization", scope: "team:read" },
   "GET /api/0/organizations/{org}/audit-logs/": { level: "organization", scope: "org:write" },
   "GET /api/0/issues/{issueId}/": { level: "organization", scope: "event:read" },

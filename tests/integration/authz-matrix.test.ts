@@ -167,6 +167,14 @@ const CASES: Record<RouteKey, RouteCase> = {
         ["admin@example.com admin", "beta@example.com member", "member@example.com member", `${OWNER_EMAIL} owner`, "viewer@example.com viewer"],
       ),
   },
+  "GET /api/0/organizations/{org}/users/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) =>
+      assert.deepStrictEqual(
+        (answer.body as { email: string; username: string }[]).map((user) => [user.email, user.username === user.email]).sort(),
+        [["admin@example.com", true], ["beta@example.com", true], ["member@example.com", true], [OWNER_EMAIL, true], ["viewer@example.com", true]],
+      ),
+  },
   "GET /api/0/organizations/{org}/teams/": {
     success: 200, alphaBound: false, params: () => ({ org: "default" }),
     check: (answer, principal) => {
