@@ -33,6 +33,11 @@ function routesOnDisk(): { key: string; wrapped: boolean }[] {
         const routePath = `/${relative.map((segment) => segment.replace(/^\[(\w+)\]$/, "{$1}")).join("/")}/`;
         const source = readFileSync(full, "utf8");
         for (const method of METHODS) {
+          // Handlers must be `export const METHOD = …` so they can be read here; any other export form is flagged.
+          if (new RegExp(`export\\s+(async\\s+)?function\\s+${method}\\b|export\\s*\\{[^}]*\\b${method}\\b`).test(source)) {
+            found.push({ key: `${method} ${routePath}`, wrapped: false });
+            continue;
+          }
           const exported = new RegExp(`export const ${method} = (\\w+)(?:\\("([^"]*)")?`).exec(source);
           if (!exported || exported[1] === "methodNotAllowed") continue;
           const key = `${method} ${routePath}`;
