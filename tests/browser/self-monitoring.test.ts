@@ -58,7 +58,7 @@ async function hidePage(page: Page): Promise<void> {
 }
 
 async function api<T>(path: string): Promise<T> {
-  const response = await fetch(`${server.baseUrl}${path}`);
+  const response = await server.api(path);
   assert.equal(response.status, 200, `GET ${path}`);
   return (await response.json()) as T;
 }

@@ -10,7 +10,7 @@ export interface InternalProject {
 
 /** Periscope's own "periscope" project and its DSN, looked up through the REST API. */
 export async function internalProject(server: TestServer): Promise<InternalProject> {
-  const get = async <T>(path: string) => (await (await fetch(`${server.baseUrl}${path}`)).json()) as T;
+  const get = async <T>(path: string) => (await (await server.api(path)).json()) as T;
   const [organization] = await get<{ id: string }[]>("/api/0/organizations/");
   const projects = await get<{ id: string; slug: string }[]>("/api/0/organizations/default/projects/");
   const project = projects.find((candidate) => candidate.slug === "periscope");

@@ -6,6 +6,16 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SCOPES } from "../../src/auth/scopes";
+import { loadConfig } from "../../src/config";
+import { CLI_ACTOR } from "../../src/services/accounts/actor";
+import { createApiToken } from "../../src/services/accounts/tokens";
+import { createStorage } from "../../src/storage";
+import type { Storage } from "../../src/storage/types";
+
+/** The owner every test server is bootstrapped with (PERISCOPE_ADMIN_EMAIL / PASSWORD). */
+export const OWNER_EMAIL = "owner@example.com";
+export const OWNER_PASSWORD = "correct horse battery staple";
 
 export interface TestServer {
   baseUrl: string;
@@ -14,6 +24,14 @@ export interface TestServer {
   publicKey: string;
   organizationSlug: string;
   dataDir: string;
+  /** An API token of the owner carrying every scope. */
+  ownerToken: string;
+  /** The environment the server was started with (to open its storage from the test process). */
+  env: Record<string, string>;
+  /** fetch against the server as the owner: `server.api("/api/0/organizations/")`. */
+  api(path: string, init?: RequestInit): Promise<Response>;
+  /** Opens the server's storage in the test process (SQLite in WAL mode or the same PostgreSQL), runs `fn`, closes it. */
+  withStorage<T>(fn: (storage: Storage) => Promise<T>): Promise<T>;
   /** Everything the server printed so far. */
   output(): string;
   /** SIGTERM, wait for exit, then delete the data directory unless `keepData`. */
@@ -24,12 +42,28 @@ export interface TestServer {
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export interface StartOptions {
+  /**
+   * false: start without PERISCOPE_ADMIN_EMAIL/PASSWORD, for a second process on a database whose
+   * owner another process creates (server.ts does not yet survive two processes racing to create it).
+   */
+  bootstrapOwner?: boolean;
+}
+
+export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   // Pass DATA_DIR to restart on an existing data directory (e.g. after kill()).
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "periscope-test-"));
+  const serverEnv: Record<string, string> = {
+    PORT: "0",
+    HOST: "127.0.0.1",
+    NODE_ENV: "production",
+    ...(options.bootstrapOwner === false ? {} : { PERISCOPE_ADMIN_EMAIL: OWNER_EMAIL, PERISCOPE_ADMIN_PASSWORD: OWNER_PASSWORD }),
+    ...env,
+    DATA_DIR: dataDir,
+  };
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NODE_ENV: "production", ...env, DATA_DIR: dataDir },
+    env: { ...process.env, ...serverEnv },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -53,6 +87,19 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     });
   });
   const dsn = new URL(ready.dsn);
+  const withStorage = <T>(fn: (storage: Storage) => Promise<T>) => withStorageOf(serverEnv, fn);
+  const ownerToken = await withStorage(async (storage) => {
+    // Servers started together on one database race to create the owner; the winner may still be writing.
+    const deadline = Date.now() + 15_000;
+    const email = serverEnv.PERISCOPE_ADMIN_EMAIL ?? OWNER_EMAIL;
+    let owner = await storage.accounts.users.getByEmail(email);
+    while (!owner && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      owner = await storage.accounts.users.getByEmail(email);
+    }
+    if (!owner) throw new Error(`the owner ${OWNER_EMAIL} was not created:\n${output}`);
+    return (await createApiToken(storage, CLI_ACTOR, owner, { name: "tests", scopes: [...SCOPES] })).token;
+  });
   return {
     baseUrl: ready.baseUrl,
     dsn: ready.dsn,
@@ -60,6 +107,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     publicKey: dsn.username,
     organizationSlug: "default",
     dataDir,
+    ownerToken,
+    env: serverEnv,
+    api: (apiPath, init = {}) => fetch(`${ready.baseUrl}${apiPath}`, withBearer(ownerToken, init)),
+    withStorage,
     output: () => output,
     async stop(options = {}) {
       await signal(child, "SIGTERM");
@@ -76,4 +127,20 @@ async function signal(child: ChildProcess, name: NodeJS.Signals): Promise<void> 
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill(name);
   await exited;
+}
+
+/** `init` with `Authorization: Bearer <token>` added. */
+export function withBearer(token: string, init: RequestInit = {}): RequestInit {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  return { ...init, headers };
+}
+
+export async function withStorageOf<T>(env: Record<string, string>, fn: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await createStorage(loadConfig({ ...process.env, ...env }));
+  try {
+    return await fn(storage);
+  } finally {
+    await storage.close();
+  }
 }

@@ -24,7 +24,7 @@ interface Answer {
 }
 
 async function call(method: string, pathAndQuery: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${server.baseUrl}${pathAndQuery}`, {
+  const response = await server.api(pathAndQuery, {
     method,
     redirect: "manual",
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
@@ -87,7 +87,7 @@ function assertStats(group: Group, total: number): Group {
 }
 
 async function createProject(name: string, platform: string | null = "node"): Promise<{ project: ProjectJson; key: KeyJson }> {
-  const project = await ok<ProjectJson>("POST", `/api/0/teams/${server.organizationSlug}/ignored/projects/`, { name, platform }, 201);
+  const project = await ok<ProjectJson>("POST", `/api/0/teams/${server.organizationSlug}/default/projects/`, { name, platform }, 201);
   const [key] = await ok<KeyJson[]>("GET", `/api/0/projects/${server.organizationSlug}/${project.slug}/keys/`);
   assert.ok(key);
   return { project, key };
@@ -182,7 +182,7 @@ describe("organizations, projects and keys", () => {
   });
 
   it("creates a project with a default key, lists it, and lists and creates its keys", async () => {
-    const created = await call("POST", "/api/0/teams/default/any-team/projects/", { name: "Billing API", platform: "node" });
+    const created = await call("POST", "/api/0/teams/default/default/projects/", { name: "Billing API", platform: "node" });
     assert.equal(created.status, 201);
     const project = created.body as ProjectJson;
     assert.match(project.id, /^\d+$/);
@@ -210,20 +210,20 @@ describe("organizations, projects and keys", () => {
   });
 
   it("creates with an explicit slug and without a platform; answers 409 for a taken slug", async () => {
-    const project = await ok<ProjectJson>("POST", "/api/0/teams/default/t/projects/", { name: "Web", slug: "web-app" }, 201);
+    const project = await ok<ProjectJson>("POST", "/api/0/teams/default/default/projects/", { name: "Web", slug: "web-app" }, 201);
     assert.deepStrictEqual(withDates(project), projectJson(project.id, "web-app", "Web", null));
-    await expectError("POST", "/api/0/teams/default/t/projects/", 409, 'a project with the slug "web-app" already exists in this organization', {
+    await expectError("POST", "/api/0/teams/default/default/projects/", 409, 'a project with the slug "web-app" already exists in this organization', {
       name: "Other",
       slug: "web-app",
     });
   });
 
   it("rejects bad bodies and unknown organizations and projects", async () => {
-    await expectError("POST", "/api/0/teams/default/t/projects/", 400, "invalid JSON body", "{name:");
-    await expectBadRequest("POST", "/api/0/teams/default/t/projects/", "invalid request body: name: Invalid input: expected string, received undefined", [
+    await expectError("POST", "/api/0/teams/default/default/projects/", 400, "invalid JSON body", "{name:");
+    await expectBadRequest("POST", "/api/0/teams/default/default/projects/", "invalid request body: name: Invalid input: expected string, received undefined", [
       "name: Invalid input: expected string, received undefined",
     ], {});
-    await expectBadRequest("POST", "/api/0/teams/default/t/projects/", "invalid request body: slug: must not be only digits", [
+    await expectBadRequest("POST", "/api/0/teams/default/default/projects/", "invalid request body: slug: must not be only digits", [
       "slug: must not be only digits",
     ], { name: "x", slug: "123" });
     await expectError("POST", "/api/0/teams/nope/t/projects/", 404, "organization not found", { name: "x" });
@@ -382,7 +382,7 @@ describe("issues", () => {
   it("shows one issue, also under the organization alias; 404 for unknown ids", async () => {
     assert.deepStrictEqual(await ok("GET", `/api/0/issues/${errorIssue.id}/`), errorIssue);
     assert.deepStrictEqual(await ok("GET", `/api/0/organizations/default/issues/${errorIssue.id}/`), errorIssue);
-    await expectError("GET", `/api/0/organizations/other/issues/${errorIssue.id}/`, 404, "issue not found");
+    await expectError("GET", `/api/0/organizations/other/issues/${errorIssue.id}/`, 404, "organization not found");
     await expectError("GET", "/api/0/issues/999999/", 404, "issue not found");
     await expectError("GET", "/api/0/issues/abc/", 404, "issue not found");
   });

@@ -18,7 +18,7 @@ const ingestUrl = (server: TestServer) =>
 async function storedCount(server: TestServer, eventIds: string[]): Promise<number> {
   let stored = 0;
   for (const eventId of eventIds) {
-    const response = await fetch(`${server.baseUrl}/api/0/projects/default/default/events/${eventId}/`);
+    const response = await server.api(`/api/0/projects/default/default/events/${eventId}/`);
     if (response.status === 200) stored++;
   }
   return stored;

@@ -38,7 +38,7 @@ async function populate(dataDir: string): Promise<void> {
     };
     for (let i = 0; i < 3; i++) for (const name of ERRORS) await send(name, server.publicKey, server.projectId);
     for (const name of TELEMETRY) await send(name, server.publicKey, server.projectId);
-    const created = await fetch(`${server.baseUrl}/api/0/teams/default/default/projects/`, {
+    const created = await server.api(`/api/0/teams/default/default/projects/`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name: "Second", slug: "second" }),
@@ -46,7 +46,7 @@ async function populate(dataDir: string): Promise<void> {
     const text = await created.text();
     assert.equal(created.status, 201, text);
     const second = JSON.parse(text) as { id: string };
-    const keys = (await (await fetch(`${server.baseUrl}/api/0/projects/default/second/keys/`)).json()) as { public: string }[];
+    const keys = (await (await server.api(`/api/0/projects/default/second/keys/`)).json()) as { public: string }[];
     await send("node-message", keys[0]!.public, second.id);
   } finally {
     await server.stop({ keepData: true });

@@ -23,7 +23,7 @@ async function post(server: TestServer, publicKey: string, body: Buffer): Promis
 }
 
 async function getJson<T>(server: TestServer, path: string): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${server.baseUrl}${path}`);
+  const response = await server.api(path);
   return { status: response.status, body: (await response.json()) as T };
 }
 
@@ -35,8 +35,12 @@ if (await postgresForTests("multi-process on PostgreSQL")) {
 
     before(async () => {
       schema = await freshSchema();
-      // Started together: both find an empty database and race to create the defaults.
-      [a, b] = await Promise.all([startServer({ DATABASE_URL: schema.url }), startServer({ DATABASE_URL: schema.url })]);
+      // Started together: both find an empty database and race to create the defaults. Only one is
+      // given the owner to bootstrap: two racing to create it make the loser exit (see server.ts).
+      [a, b] = await Promise.all([
+        startServer({ DATABASE_URL: schema.url }),
+        startServer({ DATABASE_URL: schema.url }, { bootstrapOwner: false }),
+      ]);
     });
     after(async () => {
       await Promise.all([a?.stop(), b?.stop()]);
@@ -68,7 +72,7 @@ if (await postgresForTests("multi-process on PostgreSQL")) {
       const seen = new Set<string>();
       let cursor: string | null = null;
       do {
-        const response: Response = await fetch(`${a.baseUrl}/api/0/issues/${issues.body[0]!.id}/events/?per_page=100${cursor ? `&cursor=${cursor}` : ""}`);
+        const response: Response = await a.api(`/api/0/issues/${issues.body[0]!.id}/events/?per_page=100${cursor ? `&cursor=${cursor}` : ""}`);
         assert.equal(response.status, 200);
         for (const event of (await response.json()) as { eventID: string }[]) seen.add(event.eventID);
         const next = /<[^>]*[?&]cursor=([^&>]+)[^>]*>; rel="next"; results="true"/.exec(response.headers.get("link") ?? "");
@@ -78,7 +82,7 @@ if (await postgresForTests("multi-process on PostgreSQL")) {
     });
 
     it("accepts a key created through one process in the other at once", async () => {
-      const response = await fetch(`${a.baseUrl}/api/0/projects/default/default/keys/`, {
+      const response = await a.api(`/api/0/projects/default/default/keys/`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ name: "second" }),

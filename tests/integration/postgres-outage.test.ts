@@ -51,7 +51,7 @@ if (reason !== null) {
       assert.deepEqual(new Set(down.map((r) => JSON.stringify(r))), new Set([JSON.stringify({ status: 503, retryAfter: "5" })]));
       // The REST API too, including the load balancer's health check (docs/deployment.md).
       for (const path of ["/api/0/projects/default/default/issues/", "/api/0/organizations/"]) {
-        const api = await fetch(`${server.baseUrl}${path}`);
+        const api = await server.api(path);
         assert.deepEqual([path, api.status, api.headers.get("retry-after")], [path, 503, "5"]);
       }
 
@@ -65,11 +65,11 @@ if (reason !== null) {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
       assert.equal(status, 200);
-      assert.equal((await fetch(`${server.baseUrl}/api/0/organizations/`)).status, 200);
+      assert.equal((await server.api(`/api/0/organizations/`)).status, 200);
       // Every acknowledged event is stored: the one before the outage and the first one after it.
       assert.equal(acknowledged.length, 2);
       for (const id of acknowledged) {
-        const event = await fetch(`${server.baseUrl}/api/0/projects/default/default/events/${id}/`);
+        const event = await server.api(`/api/0/projects/default/default/events/${id}/`);
         assert.equal(event.status, 200);
       }
     });

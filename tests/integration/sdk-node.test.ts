@@ -39,7 +39,7 @@ interface GroupJson extends Json {
 }
 
 async function get<T>(path: string): Promise<T> {
-  const response = await fetch(`${server.baseUrl}${path}`, { redirect: "manual" });
+  const response = await server.api(path, { redirect: "manual" });
   assert.equal(response.status, 200, `GET ${path}`);
   return (await response.json()) as T;
 }
@@ -85,7 +85,7 @@ function captureThrown(fail: () => never): string {
 
 before(async () => {
   server = await startServer();
-  const response = await fetch(`${server.baseUrl}/api/0/teams/default/ignored/projects/`, {
+  const response = await server.api(`/api/0/teams/default/default/projects/`, {
     method: "POST",
     body: JSON.stringify({ name: "Node SDK", platform: "node" }),
   });
@@ -184,7 +184,7 @@ describe("@sentry/node against Periscope", () => {
 
   it("reopens a resolved issue as regressed on its next event", async () => {
     const first = await stored(() => captureThrown(failInBackgroundJob));
-    const resolved = await fetch(`${server.baseUrl}/api/0/issues/${first.groupID}/`, {
+    const resolved = await server.api(`/api/0/issues/${first.groupID}/`, {
       method: "PUT",
       body: JSON.stringify({ status: "resolved" }),
     });

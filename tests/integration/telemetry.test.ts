@@ -47,13 +47,13 @@ let server: TestServer;
 let sdkProject: TestProject;
 
 async function get<T>(pathAndQuery: string, status = 200): Promise<T> {
-  const response = await fetch(`${server.baseUrl}${pathAndQuery}`);
+  const response = await server.api(pathAndQuery);
   assert.equal(response.status, status, `GET ${pathAndQuery}`);
   return (await response.json()) as T;
 }
 
 async function createProject(name: string): Promise<TestProject> {
-  const response = await fetch(`${server.baseUrl}/api/0/teams/default/any/projects/`, { method: "POST", body: JSON.stringify({ name, platform: "node" }) });
+  const response = await server.api(`/api/0/teams/default/default/projects/`, { method: "POST", body: JSON.stringify({ name, platform: "node" }) });
   assert.equal(response.status, 201);
   const project = (await response.json()) as { id: string; slug: string };
   const [key] = await get<{ public: string; dsn: { public: string } }[]>(`/api/0/projects/default/${project.slug}/keys/`);

@@ -68,7 +68,7 @@ describe("tunnel: this region", () => {
       const { body, eventId } = envelopeFor(internal.dsn);
       const response = await tunnelPost(server, query, body);
       assert.deepEqual({ query, status: response.status, body: await response.json() }, { query, status: 200, body: { id: eventId } });
-      const event = await fetch(`${server.baseUrl}/api/0/projects/default/periscope/events/${eventId}/`);
+      const event = await server.api(`/api/0/projects/default/periscope/events/${eventId}/`);
       assert.equal(event.status, 200, `event ${eventId} is stored in the internal project`);
     }
   });

@@ -1,43 +1,37 @@
 /**
  * `GET|PUT /api/0/issues/{id}/`, also served under Sentry's organisation-scoped alias
- * `/api/0/organizations/{org}/issues/{id}/`, where an issue of another organisation is a 404.
+ * `/api/0/organizations/{org}/issues/{id}/`. An issue of another organisation, or of a project the
+ * caller's teams do not own, is a 404 exactly like one that does not exist.
  */
 import { z } from "zod";
 import { AppError } from "../../errors";
-import { getRuntime } from "../../runtime";
+import { requireProject } from "../../services/accounts/access";
 import { getIssue } from "../../services/issues/get-issue";
 import { parseIssueStatus, updateIssueStatus } from "../../services/issues/update-issue-status";
-import { resolveOrganization } from "../../services/organizations/resolve";
 import { readJsonBody } from "../body";
-import { handle, json } from "../handle";
+import { json } from "../handle";
+import type { ApiContext } from "../route";
 import { serializeGroup } from "../serializers/group";
-
-interface IssueParams {
-  issueId: string;
-  org?: string;
-}
 
 const updateBody = z.object({ status: z.unknown().optional() });
 
-async function scopeOf(params: IssueParams) {
-  const { storage } = getRuntime();
-  const { issue, project } = await getIssue(storage, params.issueId);
-  const organization = await resolveOrganization(storage, project.organizationId);
-  if (params.org !== undefined && params.org !== organization.slug && params.org !== organization.id) {
-    throw new AppError("not_found", "issue not found");
-  }
-  return { issue, project, organization };
+/** The issue with its project, when the caller may see it. */
+export async function visibleIssue(context: ApiContext, issueId: string) {
+  const { issue, project } = await getIssue(context.runtime.storage, issueId);
+  if (project.organizationId !== context.access.organization.id) throw new AppError("not_found", "issue not found");
+  requireProject(context.access, project, "issue");
+  return { issue, project };
 }
 
-export const getIssueDetails = handle<IssueParams>(async (_request, params) => {
-  const { issue, project, organization } = await scopeOf(params);
-  return json(serializeGroup(issue, { project, organization, publicUrl: getRuntime().publicUrl }));
-});
+export async function getIssueDetails(_request: Request, params: { issueId: string }, context: ApiContext): Promise<Response> {
+  const { issue, project } = await visibleIssue(context, params.issueId);
+  return json(serializeGroup(issue, { project, organization: context.access.organization, publicUrl: context.runtime.publicUrl }));
+}
 
-export const updateIssueDetails = handle<IssueParams>(async (request, params) => {
-  const { storage, publicUrl } = getRuntime();
+export async function updateIssueDetails(request: Request, params: { issueId: string }, context: ApiContext): Promise<Response> {
+  const { storage, publicUrl } = context.runtime;
   const { status } = await readJsonBody(request, updateBody);
-  const { project, organization } = await scopeOf(params);
+  const { project } = await visibleIssue(context, params.issueId);
   const issue = await updateIssueStatus(storage, params.issueId, parseIssueStatus(status));
-  return json(serializeGroup(issue, { project, organization, publicUrl }));
-});
+  return json(serializeGroup(issue, { project, organization: context.access.organization, publicUrl }));
+}

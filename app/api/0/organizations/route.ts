@@ -1,15 +1,15 @@
-import { handle, json } from "@/src/api/handle";
-import { serializeOrganization } from "@/src/api/serializers/organization";
-import { getRuntime } from "@/src/runtime";
-import { listOrganizations } from "@/src/services/projects/list-organizations";
+import { json } from "@/src/api/handle";
 import { methodNotAllowed } from "@/src/api/method-not-allowed";
+import { userRoute } from "@/src/api/route";
+import { serializeOrganization } from "@/src/api/serializers/organization";
+import { organizationsOf } from "@/src/services/accounts/access";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handle<Record<string, never>>(async () => {
-  const { storage, publicUrl } = getRuntime();
-  const organizations = await listOrganizations(storage);
-  return json(organizations.map((organization) => serializeOrganization(organization, publicUrl)));
+/** Only the organisations the caller belongs to, as in Sentry. */
+export const GET = userRoute("GET /api/0/organizations/", async (_request, _params, { runtime, principal }) => {
+  const organizations = await organizationsOf(runtime.storage, principal.user);
+  return json(organizations.map((organization) => serializeOrganization(organization, runtime.publicUrl)));
 });
 
 export const POST = methodNotAllowed;

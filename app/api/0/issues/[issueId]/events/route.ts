@@ -1,16 +1,18 @@
-import { handle, json } from "@/src/api/handle";
-import { linkHeader } from "@/src/api/pagination";
-import { pageParamsOf } from "@/src/api/page-params";
-import { serializeEvent, serializeEventSummary } from "@/src/api/serializers/event";
-import { getRuntime } from "@/src/runtime";
-import { listEventNeighbours, listIssueEvents } from "@/src/services/projects/list-issue-events";
+import { json } from "@/src/api/handle";
 import { methodNotAllowed } from "@/src/api/method-not-allowed";
+import { pageParamsOf } from "@/src/api/page-params";
+import { linkHeader } from "@/src/api/pagination";
+import { apiRoute } from "@/src/api/route";
+import { visibleIssue } from "@/src/api/routes/issue-details";
+import { serializeEvent, serializeEventSummary } from "@/src/api/serializers/event";
+import { listEventNeighbours, listIssueEvents } from "@/src/services/projects/list-issue-events";
 
 export const dynamic = "force-dynamic";
 
 /** `?full=true` returns whole events (with entries), as Sentry does; otherwise summaries. */
-export const GET = handle<{ issueId: string }>(async (request, { issueId }) => {
-  const { storage, publicUrl } = getRuntime();
+export const GET = apiRoute("GET /api/0/issues/{issueId}/events/", async (request, { issueId }, context) => {
+  const { storage, publicUrl } = context.runtime;
+  await visibleIssue(context, issueId);
   const url = new URL(request.url);
   const { events } = await listIssueEvents(storage, issueId, pageParamsOf(url));
   const full = ["1", "true"].includes(url.searchParams.get("full") ?? "");

@@ -1,19 +1,13 @@
-import { handle } from "@/src/api/handle";
-import { projectIdsOf } from "@/src/api/issue-query";
-import { issueListResponse } from "@/src/api/routes/issue-list";
-import { getRuntime } from "@/src/runtime";
-import { resolveOrganization } from "@/src/services/organizations/resolve";
-import { listProjects } from "@/src/services/projects/list-projects";
 import { methodNotAllowed } from "@/src/api/method-not-allowed";
+import { requestedProjects } from "@/src/api/requested-projects";
+import { apiRoute } from "@/src/api/route";
+import { issueListResponse } from "@/src/api/routes/issue-list";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handle<{ org: string }>(async (request, { org }) => {
-  const { storage } = getRuntime();
-  const organization = await resolveOrganization(storage, org);
-  const projects = await listProjects(storage, organization, projectIdsOf(new URL(request.url)));
-  return issueListResponse(request, organization, projects);
-});
+export const GET = apiRoute("GET /api/0/organizations/{org}/issues/", async (request, _params, { runtime, access }) =>
+  issueListResponse(request, access.organization, await requestedProjects(runtime.storage, request, access)),
+);
 
 export const POST = methodNotAllowed;
 export const PUT = methodNotAllowed;

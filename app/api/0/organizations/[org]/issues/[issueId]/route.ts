@@ -1,10 +1,11 @@
-import { getIssueDetails, updateIssueDetails } from "@/src/api/routes/issue-details";
 import { methodNotAllowed } from "@/src/api/method-not-allowed";
+import { apiRoute } from "@/src/api/route";
+import { getIssueDetails, updateIssueDetails } from "@/src/api/routes/issue-details";
 
 export const dynamic = "force-dynamic";
 
-export const GET = getIssueDetails;
-export const PUT = updateIssueDetails;
+export const GET = apiRoute("GET /api/0/organizations/{org}/issues/{issueId}/", getIssueDetails);
+export const PUT = apiRoute("PUT /api/0/organizations/{org}/issues/{issueId}/", updateIssueDetails);
 
 export const POST = methodNotAllowed;
 export const PATCH = methodNotAllowed;

@@ -1,19 +1,20 @@
-import { handle, json } from "@/src/api/handle";
+import { json } from "@/src/api/handle";
 import { methodNotAllowed } from "@/src/api/method-not-allowed";
+import { apiRoute } from "@/src/api/route";
 import { serializeTrace } from "@/src/api/serializers/trace";
-import { getRuntime } from "@/src/runtime";
-import { resolveOrganization } from "@/src/services/organizations/resolve";
+import { visibleProjects } from "@/src/services/accounts/access";
 import { listProjects } from "@/src/services/projects/list-projects";
 import { getTrace } from "@/src/services/telemetry/get-trace";
 
 export const dynamic = "force-dynamic";
 
-/** A trace spans projects: like Sentry's trace endpoint, every project of the organisation is searched. */
-export const GET = handle<{ org: string; traceId: string }>(async (_request, { org, traceId }) => {
-  const { storage } = getRuntime();
-  const organization = await resolveOrganization(storage, org);
-  const projects = await listProjects(storage, organization);
-  return json(serializeTrace(await getTrace(storage, projects, traceId), projects));
+/**
+ * A trace spans projects: like Sentry's trace endpoint, every project the caller may see is
+ * searched, so a trace only in projects of other teams is "not found".
+ */
+export const GET = apiRoute("GET /api/0/organizations/{org}/trace/{traceId}/", async (_request, { traceId }, { runtime, access }) => {
+  const projects = visibleProjects(access, await listProjects(runtime.storage, access.organization));
+  return json(serializeTrace(await getTrace(runtime.storage, projects, traceId), projects));
 });
 
 export const POST = methodNotAllowed;

@@ -1,16 +1,13 @@
-import { handle } from "@/src/api/handle";
-import { issueListResponse } from "@/src/api/routes/issue-list";
-import { getRuntime } from "@/src/runtime";
-import { resolveOrganization, resolveProject } from "@/src/services/organizations/resolve";
 import { methodNotAllowed } from "@/src/api/method-not-allowed";
+import { projectInPath } from "@/src/api/requested-projects";
+import { apiRoute } from "@/src/api/route";
+import { issueListResponse } from "@/src/api/routes/issue-list";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handle<{ org: string; project: string }>(async (request, { org, project: slug }) => {
-  const { storage } = getRuntime();
-  const project = await resolveProject(storage, org, slug);
-  const organization = await resolveOrganization(storage, project.organizationId);
-  return issueListResponse(request, organization, [project]);
+export const GET = apiRoute("GET /api/0/projects/{org}/{project}/issues/", async (request, params, { runtime, access }) => {
+  const project = await projectInPath(runtime.storage, access, params.project);
+  return issueListResponse(request, access.organization, [project]);
 });
 
 export const POST = methodNotAllowed;

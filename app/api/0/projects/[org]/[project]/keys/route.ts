@@ -1,28 +1,24 @@
 import { readJsonBody } from "@/src/api/body";
-import { handle, json } from "@/src/api/handle";
+import { json } from "@/src/api/handle";
+import { methodNotAllowed } from "@/src/api/method-not-allowed";
+import { projectInPath } from "@/src/api/requested-projects";
+import { apiRoute } from "@/src/api/route";
 import { serializeProjectKey } from "@/src/api/serializers/project-key";
-import { getRuntime } from "@/src/runtime";
 import { createKey, createKeyInput } from "@/src/services/keys/create-key";
 import { listKeys } from "@/src/services/keys/list-keys";
-import { resolveProject } from "@/src/services/organizations/resolve";
-import { methodNotAllowed } from "@/src/api/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
-type Params = { org: string; project: string };
-
-export const GET = handle<Params>(async (_request, { org, project: slug }) => {
-  const { storage, publicUrl } = getRuntime();
-  const project = await resolveProject(storage, org, slug);
-  const keys = await listKeys(storage, project);
-  return json(keys.map((key) => serializeProjectKey(key, publicUrl)));
+export const GET = apiRoute("GET /api/0/projects/{org}/{project}/keys/", async (_request, params, { runtime, access }) => {
+  const project = await projectInPath(runtime.storage, access, params.project);
+  const keys = await listKeys(runtime.storage, project);
+  return json(keys.map((key) => serializeProjectKey(key, runtime.publicUrl)));
 });
 
-export const POST = handle<Params>(async (request, { org, project: slug }) => {
-  const runtime = getRuntime();
-  const project = await resolveProject(runtime.storage, org, slug);
+export const POST = apiRoute("POST /api/0/projects/{org}/{project}/keys/", async (request, params, { runtime, access, actor }) => {
+  const project = await projectInPath(runtime.storage, access, params.project);
   const input = await readJsonBody(request, createKeyInput);
-  const key = await createKey(runtime.storage, project, input);
+  const key = await createKey(runtime.storage, actor, project, input);
   runtime.invalidateKeys();
   return json(serializeProjectKey(key, runtime.publicUrl), 201);
 });

@@ -1,21 +1,20 @@
 import { readJsonBody } from "@/src/api/body";
-import { handle, json } from "@/src/api/handle";
-import { serializeProject } from "@/src/api/serializers/project";
-import { getRuntime } from "@/src/runtime";
-import { resolveOrganization } from "@/src/services/organizations/resolve";
-import { createProject, createProjectInput } from "@/src/services/projects/create-project";
+import { json } from "@/src/api/handle";
 import { methodNotAllowed } from "@/src/api/method-not-allowed";
+import { apiRoute } from "@/src/api/route";
+import { serializeProject } from "@/src/api/serializers/project";
+import { resolveTeam } from "@/src/services/accounts/teams";
+import { createProject, createProjectInput } from "@/src/services/projects/create-project";
 
 export const dynamic = "force-dynamic";
 
-/** Sentry creates projects under a team; until teams exist the team segment is accepted and ignored. */
-export const POST = handle<{ org: string; team: string }>(async (request, { org }) => {
-  const runtime = getRuntime();
-  const organization = await resolveOrganization(runtime.storage, org);
+/** As in Sentry, a project is created under the team that will own it; the team must exist in the organisation. */
+export const POST = apiRoute("POST /api/0/teams/{org}/{team}/projects/", async (request, params, { runtime, access, actor }) => {
+  const team = await resolveTeam(runtime.storage, access, params.team);
   const input = await readJsonBody(request, createProjectInput);
-  const { project } = await createProject(runtime.storage, organization, input);
+  const { project } = await createProject(runtime.storage, actor, access.organization, team, input);
   runtime.invalidateKeys();
-  return json(serializeProject(project, organization, runtime.publicUrl), 201);
+  return json(serializeProject(project, access.organization, runtime.publicUrl), 201);
 });
 
 export const GET = methodNotAllowed;

@@ -1,0 +1,66 @@
+/**
+ * Every `/api/0` route Periscope serves, in one list, with what it takes to call it. Route handlers
+ * can only be written through `apiRoute`/`userRoute` (src/api/route.ts), which look their rule up
+ * here, and the authorisation matrix test (tests/integration/authz-matrix.test.ts) is generated from
+ * this list and checked against the route files on disk, so a route cannot be added unprotected.
+ *
+ * Scopes are Sentry's for the same endpoint, so tokens made for Sentry tooling keep working.
+ *
+ * - `organization`: the path names an organisation (`{org}`), or an issue (`{issueId}`) whose
+ *   project's organisation is meant. The caller must be a member (else 404, as if it did not exist),
+ *   must hold the scope (else 403), and handlers answer 404 for projects the caller's teams do not own.
+ * - `user`: about the caller themselves (their organisations, their tokens). Only authentication is
+ *   needed, plus the scope for tokens when one is named; `sessionOnly` refuses API tokens (403).
+ */
+import type { Scope } from "../auth/scopes";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type RouteRule =
+  | { level: "organization"; scope: Scope }
+  | { level: "user"; scope: Scope | null; sessionOnly?: boolean };
+
+export const ROUTES = {
+  "GET /api/0/organizations/": { level: "user", scope: "org:read" },
+  "GET /api/0/organizations/{org}/projects/": { level: "organization", scope: "project:read" },
+  "GET /api/0/organizations/{org}/issues/": { level: "organization", scope: "event:read" },
+  "GET /api/0/organizations/{org}/issues/{issueId}/": { level: "organization", scope: "event:read" },
+  "PUT /api/0/organizations/{org}/issues/{issueId}/": { level: "organization", scope: "event:write" },
+  "GET /api/0/organizations/{org}/events/": { level: "organization", scope: "event:read" },
+  "GET /api/0/organizations/{org}/sessions/": { level: "organization", scope: "org:read" },
+  "GET /api/0/organizations/{org}/stats_v2/": { level: "organization", scope: "org:read" },
+  "GET /api/0/organizations/{org}/trace/{traceId}/": { level: "organization", scope: "event:read" },
+  "GET /api/0/organizations/{org}/members/": { level: "organization", scope: "member:read" },
+  "GET /api/0/organizations/{org}/users/": { level: "organization", scope: "member:read" },
+  "GET /api/0/organizations/{org}/teams/": { level: "organization", scope: "team:read" },
+  "GET /api/0/organizations/{org}/audit-logs/": { level: "organization", scope: "org:write" },
+  "GET /api/0/issues/{issueId}/": { level: "organization", scope: "event:read" },
+  "PUT /api/0/issues/{issueId}/": { level: "organization", scope: "event:write" },
+  "GET /api/0/issues/{issueId}/events/": { level: "organization", scope: "event:read" },
+  "GET /api/0/issues/{issueId}/events/{eventId}/": { level: "organization", scope: "event:read" },
+  "GET /api/0/projects/{org}/{project}/issues/": { level: "organization", scope: "event:read" },
+  "GET /api/0/projects/{org}/{project}/events/{eventId}/": { level: "organization", scope: "event:read" },
+  "GET /api/0/projects/{org}/{project}/keys/": { level: "organization", scope: "project:read" },
+  "POST /api/0/projects/{org}/{project}/keys/": { level: "organization", scope: "project:write" },
+  "POST /api/0/teams/{org}/{team}/projects/": { level: "organization", scope: "project:write" },
+  "GET /api/0/api-tokens/": { level: "user", scope: null },
+  // A token cannot mint tokens (as in Sentry): a leaked token must not be able to outlive its revocation.
+  "POST /api/0/api-tokens/": { level: "user", scope: null, sessionOnly: true },
+  "DELETE /api/0/api-tokens/{tokenId}/": { level: "user", scope: null },
+} as const satisfies Record<string, RouteRule>;
+
+export type RouteKey = keyof typeof ROUTES;
+export type OrganizationRouteKey = { [K in RouteKey]: (typeof ROUTES)[K]["level"] extends "organization" ? K : never }[RouteKey];
+export type UserRouteKey = Exclude<RouteKey, OrganizationRouteKey>;
+
+type ParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
+/** `"GET /api/0/issues/{issueId}/"` → `{ issueId: string }`: the names match the route folders' `[issueId]`. */
+export type ParamsOf<Key extends string> = { [Name in ParamNames<Key>]: string };
+
+export function ruleOf(key: RouteKey): RouteRule {
+  return ROUTES[key];
+}
+
+export function routeKeys(): RouteKey[] {
+  return Object.keys(ROUTES) as RouteKey[];
+}

@@ -1,0 +1,386 @@
+/**
+ * The authorisation matrix: every `/api/0` route of the route table × every kind of caller → the
+ * status the rules say (401 without an account, 404 outside the organisation or the caller's
+ * teams' projects, 403 without the scope, success otherwise), and for successes the answer itself.
+ * The route list comes from src/api/route-table.ts and is checked against the route files on disk,
+ * so a route added without an entry (or a handler written without `apiRoute`/`userRoute`) fails here.
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { NOT_AUTHENTICATED } from "../../src/api/auth";
+import { ROUTES, routeKeys, type RouteKey, type RouteRule } from "../../src/api/route-table";
+import { allows, effectiveScopes, SCOPES, type Role, type Scope } from "../../src/auth/scopes";
+import { ANONYMOUS, request, tokenOf, type Answer, type Credentials } from "../helpers/accounts";
+import { createAuthzFixture, type AuthzFixture, type PersonName } from "../helpers/authz-fixture";
+import { OWNER_EMAIL, startServer, type TestServer } from "../helpers/server";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** "METHOD /api/0/…/{param}/" for every exported handler of every app/api/0/**\/route.ts, and how it is exported. */
+function routesOnDisk(): { key: string; wrapped: boolean }[] {
+  const found: { key: string; wrapped: boolean }[] = [];
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const full = path.join(directory, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === "route.ts") {
+        const relative = path.relative(path.join(root, "app"), path.dirname(full)).split(path.sep);
+        // The catch-all answers 404 for paths we do not serve; it is not a route.
+        if (relative.some((segment) => segment.startsWith("[..."))) continue;
+        const routePath = `/${relative.map((segment) => segment.replace(/^\[(\w+)\]$/, "{$1}")).join("/")}/`;
+        const source = readFileSync(full, "utf8");
+        for (const method of METHODS) {
+          // Handlers must be `export const METHOD = …` so they can be read here; any other export form is flagged.
+          if (new RegExp(`export\\s+(async\\s+)?function\\s+${method}\\b|export\\s*\\{[^}]*\\b${method}\\b`).test(source)) {
+            found.push({ key: `${method} ${routePath}`, wrapped: false });
+            continue;
+          }
+          const exported = new RegExp(`export const ${method} = (\\w+)(?:\\("([^"]*)")?`).exec(source);
+          if (!exported || exported[1] === "methodNotAllowed") continue;
+          const key = `${method} ${routePath}`;
+          found.push({ key, wrapped: (exported[1] === "apiRoute" || exported[1] === "userRoute") && exported[2] === key });
+        }
+      }
+    }
+  };
+  walk(path.join(root, "app", "api", "0"));
+  return found.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+type PrincipalName =
+  | "anonymous"
+  | "viewer"
+  | "member of another team"
+  | "member"
+  | "admin"
+  | "owner"
+  | "token without the scope"
+  | "token with the scope"
+  | "token of another organisation";
+
+interface Principal {
+  name: PrincipalName;
+  /** Whose account it is; null for anonymous. */
+  person: PersonName | null;
+  /** Role in the "default" organisation; null when not a member. */
+  role: Role | null;
+  /** The token's scopes; null for sessions. */
+  tokenScopes(rule: RouteRule): readonly Scope[] | null;
+  /** Project slugs of "default" the person's teams own (all for owners and admins). */
+  visible: readonly string[];
+}
+
+const ALL_PROJECTS = ["alpha-app", "beta-app", "default", "periscope"];
+const session = (name: PrincipalName, person: PersonName, role: Role, visible: readonly string[]): Principal => ({
+  name, person, role, visible, tokenScopes: () => null,
+});
+/** Every scope that does not grant the route's, so the token lacks exactly what it needs. */
+const scopesWithout = (scope: Scope | null): Scope[] => (scope === null ? ["alerts:read"] : SCOPES.filter((candidate) => !allows(new Set([candidate]), scope)));
+const scopesWith = (scope: Scope | null): Scope[] => [scope ?? "alerts:read"];
+
+const PRINCIPALS: Principal[] = [
+  { name: "anonymous", person: null, role: null, visible: [], tokenScopes: () => null },
+  session("viewer", "viewer", "viewer", ["alpha-app"]),
+  session("member of another team", "betaMember", "member", ["beta-app"]),
+  session("member", "member", "member", ["alpha-app"]),
+  session("admin", "admin", "admin", ALL_PROJECTS),
+  session("owner", "owner", "owner", ALL_PROJECTS),
+  { name: "token without the scope", person: "owner", role: "owner", visible: ALL_PROJECTS, tokenScopes: (rule) => scopesWithout(rule.scope) },
+  { name: "token with the scope", person: "owner", role: "owner", visible: ALL_PROJECTS, tokenScopes: (rule) => scopesWith(rule.scope) },
+  { name: "token of another organisation", person: "otherOwner", role: null, visible: [], tokenScopes: () => SCOPES },
+];
+
+interface RouteCase {
+  success: 200 | 201 | 204;
+  /** The path's ids are of alpha's project (an issue, event, trace or the project itself): hidden from other teams. */
+  alphaBound: boolean;
+  params(f: AuthzFixture, principal: Principal): Promise<Record<string, string>> | Record<string, string>;
+  query?: string;
+  body?(n: number): unknown;
+  /** Asserts a successful answer. */
+  check(answer: Answer, principal: Principal, f: AuthzFixture): void;
+}
+
+/** Answers of the owner for the routes whose answer must be the same for everyone allowed to see it. */
+const reference = new Map<string, unknown>();
+let server: TestServer;
+let fixture: AuthzFixture;
+let serial = 0;
+const tokens = new Map<string, Credentials>();
+
+const slugs = (items: unknown) => (items as { slug: string }[]).map((item) => item.slug).sort();
+const sameAsOwner = (key: RouteKey) => (answer: Answer) => assert.deepStrictEqual(answer.body, reference.get(key));
+const throwaway = async (principal: Principal): Promise<Record<string, string>> => {
+  if (!principal.person) return { tokenId: "1" };
+  const person = principal.person;
+  const token = await server.withStorage((storage) => tokenOf(storage, fixture.users[person], ["event:read"], "throwaway"));
+  return { tokenId: token.kind === "token" ? token.tokenId : "" };
+};
+
+const CASES: Record<RouteKey, RouteCase> = {
+  "GET /api/0/organizations/": {
+    success: 200, alphaBound: false, params: () => ({}),
+    check: (answer, principal) => assert.deepStrictEqual(slugs(answer.body), principal.person === "otherOwner" ? ["other"] : ["default"]),
+  },
+  "GET /api/0/organizations/{org}/projects/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer, principal) => assert.deepStrictEqual(slugs(answer.body), [...principal.visible].sort()),
+  },
+  "GET /api/0/organizations/{org}/issues/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }), query: "?query=",
+    check: (answer, principal, f) => {
+      const issues = answer.body as { id: string; project: { slug: string } }[];
+      const expected = [f.alpha, f.beta].filter((project) => principal.visible.includes(project.slug));
+      assert.deepStrictEqual(issues.map((issue) => [issue.id, issue.project.slug]).sort(), expected.map((project) => [project.issueId, project.slug]).sort());
+    },
+  },
+  "GET /api/0/organizations/{org}/issues/{issueId}/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", issueId: f.alpha.issueId }),
+    check: sameAsOwner("GET /api/0/issues/{issueId}/"),
+  },
+  "PUT /api/0/organizations/{org}/issues/{issueId}/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", issueId: f.alpha.issueId }), body: () => ({ status: "unresolved" }),
+    check: sameAsOwner("GET /api/0/issues/{issueId}/"),
+  },
+  "GET /api/0/organizations/{org}/events/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }), query: "?dataset=transactions&field=trace&field=project",
+    check: (answer, principal, f) => {
+      const rows = (answer.body as { data: { trace: string; project: string }[] }).data;
+      assert.deepStrictEqual(rows, principal.visible.includes("alpha-app") ? [{ trace: f.alphaTraceId, project: "alpha-app" }] : []);
+    },
+  },
+  "GET /api/0/organizations/{org}/sessions/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }), query: "?field=sum(session)&statsPeriod=24h",
+    check: (answer) => assert.ok(Array.isArray((answer.body as { groups: unknown }).groups), JSON.stringify(answer.body)),
+  },
+  "GET /api/0/organizations/{org}/stats_v2/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }), query: "?field=sum(quantity)&statsPeriod=24h&groupBy=category",
+    check: (answer) => assert.ok(Array.isArray((answer.body as { groups: unknown }).groups), JSON.stringify(answer.body)),
+  },
+  "GET /api/0/organizations/{org}/trace/{traceId}/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", traceId: f.alphaTraceId }),
+    check: sameAsOwner("GET /api/0/organizations/{org}/trace/{traceId}/"),
+  },
+  "GET /api/0/organizations/{org}/members/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) =>
+      assert.deepStrictEqual(
+        (answer.body as { email: string; role: string }[]).map((member) => `${member.email} ${member.role}`).sort(),
+        ["admin@example.com admin", "beta@example.com member", "member@example.com member", `${OWNER_EMAIL} owner`, "viewer@example.com viewer"],
+      ),
+  },
+  "GET /api/0/organizations/{org}/users/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) =>
+      assert.deepStrictEqual(
+        (answer.body as { email: string; username: string }[]).map((user) => [user.email, user.username === user.email]).sort(),
+        [["admin@example.com", true], ["beta@example.com", true], ["member@example.com", true], [OWNER_EMAIL, true], ["viewer@example.com", true]],
+      ),
+  },
+  "GET /api/0/organizations/{org}/teams/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer, principal) => {
+      const teams = answer.body as { slug: string; isMember: boolean; memberCount: number }[];
+      assert.deepStrictEqual(
+        teams.map((team) => [team.slug, team.memberCount, team.isMember]).sort(),
+        [
+          ["alpha", 2, principal.person === "member" || principal.person === "viewer"],
+          ["beta", 1, principal.person === "betaMember"],
+          ["default", 1, principal.person === "owner"],
+        ],
+      );
+    },
+  },
+  "GET /api/0/organizations/{org}/audit-logs/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) => {
+      const { rows, options } = answer.body as { rows: { event: string; data: { slug?: string }; actor: { email: string } | null }[]; options: string[] };
+      const created = rows.find((row) => row.event === "project.create" && row.data.slug === "alpha-app");
+      assert.deepStrictEqual(created?.actor?.email, OWNER_EMAIL);
+      assert.ok(options.includes("project.create"));
+    },
+  },
+  "GET /api/0/issues/{issueId}/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }),
+    check: sameAsOwner("GET /api/0/issues/{issueId}/"),
+  },
+  "PUT /api/0/issues/{issueId}/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }), body: () => ({ status: "unresolved" }),
+    check: (answer) => assert.deepStrictEqual(answer.body, reference.get("GET /api/0/issues/{issueId}/")),
+  },
+  "GET /api/0/issues/{issueId}/events/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }),
+    check: (answer, _principal, f) => assert.deepStrictEqual((answer.body as { eventID: string }[]).map((event) => event.eventID), [f.alpha.eventId]),
+  },
+  "GET /api/0/issues/{issueId}/events/{eventId}/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId, eventId: f.alpha.eventId }),
+    check: sameAsOwner("GET /api/0/issues/{issueId}/events/{eventId}/"),
+  },
+  "GET /api/0/projects/{org}/{project}/issues/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }), query: "?query=",
+    check: (answer, _principal, f) => assert.deepStrictEqual((answer.body as { id: string }[]).map((issue) => issue.id), [f.alpha.issueId]),
+  },
+  "GET /api/0/projects/{org}/{project}/events/{eventId}/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", project: "alpha-app", eventId: f.alpha.eventId }),
+    check: sameAsOwner("GET /api/0/issues/{issueId}/events/{eventId}/"),
+  },
+  "GET /api/0/projects/{org}/{project}/keys/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    check: (answer, _principal, f) => {
+      const keys = answer.body as { public: string; projectId: number }[];
+      assert.deepStrictEqual(keys[0], (reference.get("GET /api/0/projects/{org}/{project}/keys/") as unknown[])[0]);
+      assert.deepStrictEqual([...new Set(keys.map((key) => key.projectId))], [Number(f.alpha.id)]);
+      assert.equal(keys[0]?.public, f.alpha.publicKey);
+    },
+  },
+  "POST /api/0/projects/{org}/{project}/keys/": {
+    success: 201, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }), body: (n) => ({ name: `matrix key ${n}` }),
+    check: (answer, _principal, f) => {
+      const key = answer.body as { label: string; projectId: number; isActive: boolean };
+      assert.deepStrictEqual([key.label.startsWith("matrix key "), key.projectId, key.isActive], [true, Number(f.alpha.id), true]);
+    },
+  },
+  "POST /api/0/teams/{org}/{team}/projects/": {
+    success: 201, alphaBound: false, params: () => ({ org: "default", team: "alpha" }), body: (n) => ({ name: `Matrix ${n}`, slug: `matrix-${n}` }),
+    check: (answer) => assert.match((answer.body as { slug: string }).slug, /^matrix-\d+$/),
+  },
+  "GET /api/0/api-tokens/": {
+    success: 200, alphaBound: false, params: () => ({}),
+    check: (answer, principal) => {
+      const listed = answer.body as Record<string, unknown>[];
+      assert.ok(listed.every((token) => !("token" in token) && typeof token.tokenLastCharacters === "string"));
+      // Only the caller's own tokens: the server's "tests" token is the bootstrapped owner's.
+      assert.equal(listed.some((token) => token.name === "tests"), principal.person === "owner");
+    },
+  },
+  "POST /api/0/api-tokens/": {
+    success: 201, alphaBound: false, params: () => ({}), body: (n) => ({ name: `matrix ${n}`, scopes: ["event:read"] }),
+    check: (answer) => {
+      const created = answer.body as { token: string; scopes: string[]; name: string };
+      assert.match(created.token, /^sntryu_[0-9a-f]{64}$/);
+      assert.deepStrictEqual(created.scopes, ["event:read"]);
+    },
+  },
+  "DELETE /api/0/api-tokens/{tokenId}/": {
+    success: 204, alphaBound: false, params: (_f, principal) => throwaway(principal),
+    check: (answer) => assert.equal(answer.body, null),
+  },
+};
+
+/** What the rules say this caller gets from this route. */
+function expectedStatus(key: RouteKey, principal: Principal): number {
+  const rule: RouteRule = ROUTES[key];
+  const routeCase = CASES[key];
+  if (principal.person === null) return 401;
+  const tokenScopes = principal.tokenScopes(rule);
+  if (rule.level === "user") {
+    if (tokenScopes !== null && rule.sessionOnly) return 403;
+    if (tokenScopes !== null && rule.scope !== null && !allows(new Set(tokenScopes), rule.scope)) return 403;
+    return routeCase.success;
+  }
+  if (principal.role === null) return 404;
+  if (!allows(effectiveScopes(principal.role, tokenScopes), rule.scope)) return 403;
+  if (routeCase.alphaBound && !principal.visible.includes("alpha-app")) return 404;
+  return routeCase.success;
+}
+
+async function credentialsOf(principal: Principal, rule: RouteRule): Promise<Credentials> {
+  if (principal.person === null) return ANONYMOUS;
+  const scopes = principal.tokenScopes(rule);
+  if (scopes === null) return fixture.sessions[principal.person];
+  if (principal.name === "token of another organisation") return fixture.otherOwnerToken;
+  const cacheKey = scopes.join(" ");
+  let token = tokens.get(cacheKey);
+  if (!token) {
+    token = await server.withStorage((storage) => tokenOf(storage, fixture.users.owner, scopes, `matrix ${cacheKey}`.slice(0, 100)));
+    tokens.set(cacheKey, token);
+  }
+  return token;
+}
+
+function pathOf(key: RouteKey, params: Record<string, string>, query = ""): string {
+  const template = key.slice(key.indexOf(" ") + 1);
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    assert.ok(value !== undefined, `${key}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  }) + query;
+}
+
+before(async () => {
+  server = await startServer();
+  fixture = await createAuthzFixture(server);
+  // Setting "unresolved" turns a new issue "ongoing": do it once first, so every later answer is the same.
+  const put = await request(server, fixture.ownerToken, "PUT", `/api/0/issues/${fixture.alpha.issueId}/`, { status: "unresolved" });
+  assert.equal(put.status, 200);
+  for (const key of ["GET /api/0/issues/{issueId}/", "GET /api/0/issues/{issueId}/events/{eventId}/", "GET /api/0/organizations/{org}/trace/{traceId}/", "GET /api/0/projects/{org}/{project}/keys/"] as const) {
+    const answer = await request(server, fixture.ownerToken, "GET", pathOf(key, await CASES[key].params(fixture, PRINCIPALS[5]!), CASES[key].query));
+    assert.equal(answer.status, 200, `${key}: ${JSON.stringify(answer.body)}`);
+    reference.set(key, answer.body);
+  }
+});
+
+after(async () => {
+  await server?.stop();
+});
+
+describe("the route table", () => {
+  it("lists exactly the handlers of the route files, each wrapped by apiRoute/userRoute under its own key", () => {
+    const onDisk = routesOnDisk();
+    assert.deepStrictEqual(onDisk.map((route) => route.key), routeKeys().sort((a, b) => a.localeCompare(b)));
+    assert.deepStrictEqual(onDisk.filter((route) => !route.wrapped).map((route) => route.key), []);
+  });
+
+  it("computes the expected statuses the rules state (a guard on the generator itself)", () => {
+    const status = (key: RouteKey, name: PrincipalName) => expectedStatus(key, PRINCIPALS.find((principal) => principal.name === name)!);
+    assert.deepStrictEqual(
+      [
+        status("PUT /api/0/issues/{issueId}/", "viewer"),
+        status("PUT /api/0/issues/{issueId}/", "member"),
+        status("PUT /api/0/issues/{issueId}/", "member of another team"),
+        status("GET /api/0/issues/{issueId}/", "token of another organisation"),
+        status("GET /api/0/organizations/{org}/audit-logs/", "member"),
+        status("GET /api/0/organizations/{org}/audit-logs/", "admin"),
+        status("POST /api/0/teams/{org}/{team}/projects/", "member"),
+        status("GET /api/0/organizations/{org}/projects/", "member of another team"),
+        status("POST /api/0/api-tokens/", "token with the scope"),
+        status("GET /api/0/organizations/", "token without the scope"),
+        status("GET /api/0/organizations/", "anonymous"),
+      ],
+      [403, 200, 404, 404, 403, 200, 403, 200, 403, 403, 401],
+    );
+  });
+
+  it("has a test case for every route (the matrix is generated from it)", () => {
+    assert.deepStrictEqual(Object.keys(CASES).sort(), routeKeys().sort());
+  });
+});
+
+describe("authorisation matrix", () => {
+  for (const key of routeKeys()) {
+    for (const principal of PRINCIPALS) {
+      const expected = expectedStatus(key, principal);
+      it(`${key} as ${principal.name} → ${expected}`, async () => {
+        const routeCase = CASES[key];
+        const rule: RouteRule = ROUTES[key];
+        const method = key.slice(0, key.indexOf(" "));
+        const params = await routeCase.params(fixture, principal);
+        const answer = await request(server, await credentialsOf(principal, rule), method, pathOf(key, params, routeCase.query), routeCase.body?.(++serial));
+        assert.equal(answer.status, expected, JSON.stringify(answer.body));
+        if (expected >= 400) {
+          // Refusals carry Sentry's error shape and nothing else: no data of the resource.
+          assert.deepStrictEqual(Object.keys(answer.body as object), ["detail"]);
+          const { detail } = answer.body as { detail: string };
+          if (expected === 401) assert.equal(detail, NOT_AUTHENTICATED);
+          if (expected === 403) assert.match(detail, /permission to perform this action|needs a signed-in session/);
+          if (expected === 404) assert.match(detail, /not found/);
+        } else {
+          routeCase.check(answer, principal, fixture);
+        }
+      });
+    }
+  }
+});
