@@ -1,7 +1,8 @@
 /**
  * Chooses the storage engine from the configuration: the embedded SQLite file in DATA_DIR, or a
  * shared PostgreSQL when DATABASE_URL is set (connected and migrated here, hence async). Also runs
- * retention: once shortly after start and then hourly, telemetry older than RETENTION_DAYS expires.
+ * retention: once shortly after start and then hourly, telemetry older than RETENTION_DAYS expires
+ * (and expired login sessions and day-old failed-login records go).
  */
 import type { Config } from "../config";
 import { createPostgresStorage } from "./postgres";
@@ -35,7 +36,10 @@ function withRetention(storage: Storage, days: number, log?: StorageLog): Storag
   const pass = () => {
     running ??= storage.retention
       .expire(Date.now() - days * DAY_MS)
-      .then((result) => {
+      .then(async (result) => {
+        // Ended sessions and failed-login records past the throttle window are no longer needed.
+        await storage.accounts.loginSessions.deleteExpired(Date.now());
+        await storage.accounts.loginThrottle.deleteBefore(Date.now() - DAY_MS);
         if (result.deletedRows > 0 || result.droppedPartitions > 0) {
           log?.info(`retention: expired telemetry older than ${days} days (${result.droppedPartitions} partitions dropped, ${result.deletedRows} rows deleted)`);
         }

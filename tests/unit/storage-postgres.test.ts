@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import pg from "pg";
+import { accountsContract } from "../../src/storage/contract/accounts-suite";
 import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
 import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
 import { retentionContract } from "../../src/storage/contract/retention-suite";
@@ -29,6 +30,7 @@ if (await postgresForTests("storage contract: postgres")) {
   storageContract("postgres", postgres);
   telemetryContract("postgres", postgres);
   retentionContract("postgres", postgres);
+  accountsContract("postgres", postgres);
 }
 
 if (await postgresForTests("postgres engine specifics")) {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { accountsContract } from "../../src/storage/contract/accounts-suite";
 import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
 import { retentionContract } from "../../src/storage/contract/retention-suite";
 import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
@@ -26,3 +27,4 @@ const sqlite: EngineFactory = {
 storageContract("sqlite", sqlite);
 telemetryContract("sqlite", sqlite);
 retentionContract("sqlite", sqlite);
+accountsContract("sqlite", sqlite);

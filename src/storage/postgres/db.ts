@@ -2,6 +2,7 @@ import pg from "pg";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "../../errors";
+import type { ConstraintKind } from "../account-rows";
 import { Partitions } from "./partitions";
 
 const migrationsDir = path.join(import.meta.dirname, "..", "migrations", "postgres");
@@ -177,4 +178,18 @@ async function migrate(pool: pg.Pool): Promise<void> {
   } finally {
     client.release();
   }
+}
+
+/** Which kind of constraint an error violated, for the accounts repos' AppErrors (../account-rows.ts). */
+export function constraintKind(error: unknown): ConstraintKind | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "23505") return "unique";
+  if (code === "23503" || code === "23502") return "missing";
+  return null;
+}
+
+/** Runs a DELETE (or UPDATE) and answers how many rows it touched. */
+export async function affected(db: Queryable, sql: string, params: readonly Param[]): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`WITH touched AS (${sql} RETURNING 1) SELECT COUNT(*) AS n FROM touched`, params);
+  return row?.n ?? 0;
 }

@@ -1,4 +1,5 @@
 import type { Storage } from "../types";
+import { postgresAccounts } from "./accounts";
 import { openDatabase, type PgOptions } from "./db";
 import { upcomingDays } from "./partitions";
 import { postgresEvents } from "./events";
@@ -34,6 +35,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     transactions: postgresTransactions(db),
     spans: postgresSpans(db),
     retention: postgresRetention(db),
+    accounts: postgresAccounts(db),
     onKeysChanged: (listener) => keyChanges.subscribe(listener),
     async close() {
       await keyChanges.close();

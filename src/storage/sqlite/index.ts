@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Storage } from "../types";
+import { sqliteAccounts } from "./accounts";
 import { openDatabase } from "./db";
 import { sqliteEvents } from "./events";
 import { sqliteIngest } from "./ingest";
@@ -39,6 +40,7 @@ export function createSqliteStorage(dataDir: string): Storage {
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
     retention: sqliteRetention(db),
+    accounts: sqliteAccounts(db),
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);
