@@ -8,7 +8,7 @@ import type { ActionState } from "./action-state";
 export async function runAction(work: () => Promise<Partial<ActionState> | void>): Promise<ActionState> {
   try {
     const result = (await work()) ?? {};
-    return { error: null, message: result.message ?? null, secret: result.secret ?? null };
+    return { error: result.error ?? null, message: result.message ?? null, secret: result.secret ?? null };
   } catch (error) {
     const appError = appErrorOf(error);
     if (!appError) throw error;

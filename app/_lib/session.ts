@@ -6,7 +6,7 @@
  */
 import { cookies, headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
-import { appErrorOf } from "@/components/app-error";
+import { appErrorOf, orNotFound } from "@/components/app-error";
 import { CLIENT_IP_HEADER, SESSION_COOKIE } from "@/src/auth/cookies";
 import type { Scope } from "@/src/auth/scopes";
 import { AppError } from "@/src/errors";
@@ -15,6 +15,7 @@ import { accessToOrganization, requireScope, type Access, type Principal } from 
 import { actorOf, type Actor } from "@/src/services/accounts/actor";
 import { authenticateSession } from "@/src/services/accounts/authenticate";
 import { needsSetup } from "@/src/services/accounts/users";
+import { loadWorkspace, type Workspace } from "@/src/services/ui/workspace";
 import { isSameOrigin } from "./origin";
 
 export type SessionPrincipal = Extract<Principal, { kind: "session" }>;
@@ -83,4 +84,10 @@ export async function actionAccess(organizationSlug: string, scope?: Scope): Pro
   const access = await accessToOrganization(getRuntime().storage, principal, organizationSlug);
   if (scope) requireScope(access, scope);
   return { access, actor: await actorFor(principal) };
+}
+
+/** requireAccess plus the header's workspace (visible projects only); unknown projects are 404s. */
+export async function requireWorkspace(organizationSlug: string, next: string, projectRef?: string): Promise<Workspace> {
+  const access = await requireAccess(organizationSlug, next);
+  return orNotFound(() => loadWorkspace(getRuntime().storage, access, projectRef));
 }

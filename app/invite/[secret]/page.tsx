@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { appErrorOf } from "@/components/app-error";
+import { requestNow } from "@/components/request-now";
 import { AuthCard, FormAlert, LabeledInput, waitText } from "@/components/auth-card";
 import { firstValues, type RawSearchParams } from "@/components/search-params";
 import { buttonClass } from "@/components/ui";
@@ -21,7 +22,7 @@ export default async function InvitePage({ params, searchParams }: Props) {
   const search = firstValues(await searchParams);
   let opened: { invite: Invite; organization: Organization };
   try {
-    opened = await openInvite(getRuntime().storage, secret, Date.now());
+    opened = await openInvite(getRuntime().storage, secret, requestNow());
   } catch (error) {
     const appError = appErrorOf(error);
     if (!appError) throw error;
