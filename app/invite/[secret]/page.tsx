@@ -13,7 +13,9 @@ import { openInvite } from "@/src/services/accounts/members";
 import type { Invite, Organization } from "@/src/storage/types";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };
+// The secret is in the path: the page names no referrer to other sites. ("no-referrer" would also make
+// Chromium send "Origin: null" with the forms below, which the same-origin check refuses.)
+export const metadata: Metadata = { title: "Invitation", referrer: "same-origin" };
 
 type Props = { params: Promise<{ secret: string }>; searchParams: Promise<RawSearchParams> };
 
