@@ -59,8 +59,8 @@ function securityHeaders(dev: boolean): { key: string; value: string }[] {
 export default function config(phase: string): NextConfig {
   const dev = phase === PHASE_DEVELOPMENT_SERVER;
   return {
-    // Native module: must be required at runtime, never bundled.
-    serverExternalPackages: ["better-sqlite3"],
+    // Native modules: must be required at runtime, never bundled.
+    serverExternalPackages: ["better-sqlite3", "argon2"],
     poweredByHeader: false,
     // Sentry's API paths end in "/" and clients POST/PUT to them: a 308 redirect would break them.
     skipTrailingSlashRedirect: true,

@@ -34,6 +34,16 @@ const TABLES: TableCopy[] = [
   { table: "organizations", orderBy: "id" },
   { table: "projects", orderBy: "id" },
   { table: "project_keys", orderBy: "id" },
+  { table: "users", orderBy: "id" },
+  { table: "login_sessions", orderBy: "id" },
+  { table: "api_tokens", orderBy: "id" },
+  { table: "members", orderBy: "id" },
+  { table: "teams", orderBy: "id" },
+  { table: "team_members", orderBy: "team_id, member_id" },
+  { table: "team_projects", orderBy: "team_id, project_id" },
+  { table: "invites", orderBy: "id" },
+  { table: "audit_log", orderBy: "id" },
+  { table: "login_failures", orderBy: "key, at" },
   { table: "issues", orderBy: "id" },
   { table: "issue_users", orderBy: "issue_id, user_key" },
   { table: "issue_hourly", orderBy: "issue_id, hour" },
@@ -47,7 +57,9 @@ const TABLES: TableCopy[] = [
   { table: "outcomes", orderBy: "project_id, hour, outcome, category, reason", partitionBy: { table: "outcomes", column: "hour" } },
 ];
 
-const IDENTITY_TABLES = ["organizations", "projects", "project_keys", "issues"];
+const IDENTITY_TABLES = [
+  "organizations", "projects", "project_keys", "issues", "users", "login_sessions", "api_tokens", "members", "teams", "invites", "audit_log",
+];
 
 type Scalar = string | number | boolean | null;
 type Print = (line: string) => void;
@@ -121,7 +133,7 @@ export async function migrateToPostgres(options: { from: string; to: string; poo
   const sqlite = openSqlite(file);
   const pg = await openPostgres({ url: options.to, poolSize: options.poolSize ?? 4 });
   try {
-    const [existing] = await pg.query<{ n: number }>("SELECT (SELECT COUNT(*) FROM organizations) + (SELECT COUNT(*) FROM events) AS n");
+    const [existing] = await pg.query<{ n: number }>("SELECT (SELECT COUNT(*) FROM organizations) + (SELECT COUNT(*) FROM users) + (SELECT COUNT(*) FROM events) AS n");
     if ((existing?.n ?? 0) > 0) throw new Error("the PostgreSQL database is not empty: migrate into a fresh database");
     for (const spec of TABLES) await copyTable(sqlite, pg, spec, print);
     for (const table of IDENTITY_TABLES) {
@@ -154,7 +166,7 @@ export async function migrateToPostgresCommand(argv: string[]): Promise<number> 
   if (values.help || !values.from || !values.to) {
     console.log(`Usage: periscope migrate-to-postgres --from <sqlite file or DATA_DIR> --to <postgres://user:pass@host:5432/db>
 
-Copies every organisation, project, key, issue, event and all telemetry from a SQLite installation
+Copies every organisation, project, key, account, issue, event and all telemetry from a SQLite installation
 into an empty PostgreSQL database, with progress output, and verifies the row count of every table.
 Stop the SQLite server first. Exits 1 when any count differs.`);
     return values.help ? 0 : 2;

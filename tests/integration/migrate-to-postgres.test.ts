@@ -53,6 +53,59 @@ async function populate(dataDir: string): Promise<void> {
   }
 }
 
+const SESSION_HASH = "a".repeat(64);
+const TOKEN_HASH = "b".repeat(64);
+const INVITE_HASH = "c".repeat(64);
+
+/** One row in every accounts table, written the way the services write them. */
+async function addAccounts(dataDir: string): Promise<void> {
+  const storage = createSqliteStorage(dataDir);
+  try {
+    const { accounts } = storage;
+    const [organization] = await storage.organizations.list();
+    const [project] = await storage.projects.listByOrganization(organization!.id);
+    const user = await accounts.users.create({ email: "migrated@example.com", name: "Migrated", passwordHash: "$argon2id$migrated" });
+    await accounts.loginSessions.create({ userId: user.id, tokenHash: SESSION_HASH, csrfToken: "csrf", expiresAt: Date.now() + 86_400_000 });
+    await accounts.tokens.create({ userId: user.id, name: "CI", tokenHash: TOKEN_HASH, tokenLastChars: "bbbb", scopes: ["project:read"] });
+    const member = await accounts.members.add({ organizationId: organization!.id, userId: user.id, role: "owner" });
+    const team = await accounts.teams.create({ organizationId: organization!.id, slug: "migrated", name: "Migrated" });
+    await accounts.teams.addMember(team.id, member.id);
+    await accounts.teams.addProject(team.id, project!.id);
+    await accounts.invites.create({
+      organizationId: organization!.id, role: "member", teamIds: [team.id], email: null, invitedByUserId: user.id,
+      tokenHash: INVITE_HASH, expiresAt: Date.now() + 86_400_000,
+    });
+    await accounts.audit.append({
+      organizationId: organization!.id, actorUserId: user.id, actorLabel: user.email, event: "member.invite", targetType: "invite",
+      targetId: null, data: { role: "member" }, ipAddress: "203.0.113.9",
+    });
+    await accounts.loginThrottle.recordFailure("email:migrated@example.com", Date.now());
+  } finally {
+    await storage.close();
+  }
+}
+
+/** Every account row readable through the storage interface. */
+async function accountsSnapshot(storage: Storage, organizationIds: string[]) {
+  const { accounts } = storage;
+  const now = Date.now();
+  const users = await accounts.users.list();
+  const teams = (await Promise.all(organizationIds.map((id) => accounts.teams.listByOrganization(id)))).flat();
+  return {
+    users,
+    passwords: await Promise.all(users.map((u) => accounts.users.passwordHashOf(u.id))),
+    tokens: await Promise.all(users.map((u) => accounts.tokens.listForUser(u.id))),
+    session: await accounts.loginSessions.getValid(SESSION_HASH, now),
+    members: await Promise.all(organizationIds.map((id) => accounts.members.listByOrganization(id))),
+    teams,
+    teamMembers: await Promise.all(teams.map((t) => accounts.teams.listMembers(t.id))),
+    teamProjects: await Promise.all(teams.map((t) => accounts.teams.listProjectIds(t.id))),
+    invites: await Promise.all(organizationIds.map((id) => accounts.invites.listPending(id, now))),
+    audit: await Promise.all(organizationIds.map((id) => accounts.audit.list(id, 100))),
+    failures: await accounts.loginThrottle.countSince("email:migrated@example.com", 0),
+  };
+}
+
 /** Everything readable through the storage interface, for a whole-object comparison. */
 async function snapshot(storage: Storage) {
   const organizations = await storage.organizations.list();
@@ -68,7 +121,8 @@ async function snapshot(storage: Storage) {
   const sessions = await storage.sessions.stats({ ...window, interval: 3_600_000, groupBy: ["project", "release", "environment"] });
   const outcomes = await storage.outcomes.hourly(window);
   const transactions = await Promise.all(spans.items.filter((s) => s.eventId).map((s) => storage.transactions.get(s.projectId, s.eventId!)));
-  return { organizations, projects, keys, issues, events, tags, spans, sessions, outcomes, transactions };
+  const accounts = await accountsSnapshot(storage, organizations.map((o) => o.id));
+  return { organizations, projects, keys, issues, events, tags, spans, sessions, outcomes, transactions, accounts };
 }
 
 if (await postgresForTests("migrate-to-postgres")) {
@@ -80,6 +134,7 @@ if (await postgresForTests("migrate-to-postgres")) {
       dataDir = mkdtempSync(path.join(tmpdir(), "periscope-migrate-"));
       schema = await freshSchema();
       await populate(dataDir);
+      await addAccounts(dataDir);
     });
     after(async () => {
       rmSync(dataDir, { recursive: true, force: true });
@@ -103,12 +158,23 @@ if (await postgresForTests("migrate-to-postgres")) {
         assert.equal(before.issues.length >= 4, true);
         assert.equal(before.events.flatMap((page) => page.items).length, 13);
         assert.ok(before.spans.items.length > 0 && before.sessions.length > 0 && before.outcomes.length > 0);
+        const migrated = before.accounts.teams.findIndex((t) => t.slug === "migrated");
+        assert.ok(migrated >= 0);
+        assert.deepEqual(before.accounts.teamMembers[migrated]!.map((m) => [m.user.email, m.role]), [["migrated@example.com", "owner"]]);
+        assert.equal(before.accounts.teamProjects[migrated]!.length, 1);
+        assert.equal(before.accounts.session?.csrfToken, "csrf");
+        assert.equal(before.accounts.failures, 1);
+        assert.ok(before.accounts.tokens.flat().some((t) => t.name === "CI" && t.scopes.join() === "project:read"));
+        assert.ok(before.accounts.invites.flat().some((i) => i.teamIds.join() === before.accounts.teams[migrated]!.id));
+        assert.ok(before.accounts.audit.flat().some((e) => e.event === "member.invite" && e.ipAddress === "203.0.113.9"));
         assert.deepEqual(after, before);
 
         // Ids continue after the copied ones: a new project gets the next id.
         const organization = after.organizations[0]!;
         const next = await postgres.projects.create({ organizationId: organization.id, slug: "third", name: "Third", platform: null });
         assert.equal(Number(next.id), Math.max(...after.projects.map((p) => Number(p.id))) + 1);
+        const user = await postgres.accounts.users.create({ email: "after@example.com", name: "After", passwordHash: "$argon2id$after" });
+        assert.equal(Number(user.id), Math.max(...after.accounts.users.map((u) => Number(u.id))) + 1);
       } finally {
         await sqlite.close();
         await postgres.close();

@@ -53,6 +53,33 @@ if (await postgresForTests("postgres engine specifics")) {
       }
     });
 
+    it("admits exactly one person through an invite accepted from two processes at once", async () => {
+      const here = await postgres.create();
+      const there = await createPostgresStorage({ url: schemas.get(here)!.url, poolSize: 4 });
+      try {
+        const organization = await here.organizations.create({ slug: "acme", name: "Acme" });
+        const invites = await Promise.all(
+          ["1", "2", "3", "4", "5"].map((digit) =>
+            here.accounts.invites.create({
+              organizationId: organization.id, role: "member", teamIds: [], email: null, invitedByUserId: null,
+              tokenHash: digit.repeat(64), expiresAt: Date.now() + 3_600_000,
+            }),
+          ),
+        );
+        for (const [index, invite] of invites.entries()) {
+          const results = await Promise.all(
+            [here, there, here, there].map((storage, i) => storage.accounts.invites.markAccepted(invite.id, 1_000 + i)),
+          );
+          assert.equal(results.filter(Boolean).length, 1);
+          const stored = await there.accounts.invites.getByTokenHash(String(index + 1).repeat(64));
+          assert.deepEqual(stored, { ...invite, acceptedAt: 1_000 + results.indexOf(true) });
+        }
+      } finally {
+        await there.close();
+        await postgres.destroy(here);
+      }
+    });
+
     it("creates today's and the next two days' partitions of every telemetry table at start", async () => {
       const storage = await postgres.create();
       try {

@@ -31,7 +31,8 @@ const accountKey = (email: string) => `email:${email.trim().toLowerCase()}`;
 const addressKey = (ip: string) => `ip:${ip}`;
 
 async function refuseWhileThrottled(storage: Storage, key: string, limit: number, now: number, who: string): Promise<void> {
-  const since = now - LOGIN_WINDOW_MS;
+  // A failure exactly LOGIN_WINDOW_MS old has left the window.
+  const since = now - LOGIN_WINDOW_MS + 1;
   const failures = await storage.accounts.loginThrottle.countSince(key, since);
   if (failures < limit) return;
   const oldest = (await storage.accounts.loginThrottle.oldestSince(key, since)) ?? now;
