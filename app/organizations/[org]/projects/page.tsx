@@ -49,7 +49,11 @@ export default async function ProjectsPage({ params }: { params: Promise<{ org: 
             <h2 id="create-title" className="mb-3 text-base font-semibold">
               Create project
             </h2>
-            {canCreate ? (
+            {canCreate && teams.length === 0 ? (
+              <p className="text-sm text-muted">
+                Projects belong to a team. <Link href={`/settings/${slug}/teams`} className="text-accent underline">Create a team</Link> first.
+              </p>
+            ) : canCreate ? (
               <CreateProjectForm action={createProjectAction.bind(null, slug)} teams={teams.map(({ slug: teamSlug, name }) => ({ slug: teamSlug, name }))} />
             ) : (
               <p className="text-sm text-muted">Only owners and admins can create projects. Your role is {workspace.access.role}.</p>
