@@ -296,4 +296,67 @@ describe("accounts in Chromium", () => {
     );
     assert.deepEqual(violations, []);
   });
+  test("promoted to member, the same person can change the issue; a member cannot open the audit log", { timeout: 60_000 }, async () => {
+    await owner.page.goto(`${server.baseUrl}/settings/default/members`);
+    const row = owner.page.getByTestId("member-row").filter({ hasText: VIEWER.email });
+    await row.getByLabel(`Role of ${VIEWER.email}`).selectOption("member");
+    await row.getByRole("button", { name: "Change" }).click();
+    await row.getByRole("status").filter({ hasText: "Role changed to member." }).waitFor();
+
+    const { page } = viewer;
+    await page.goto(issueUrl);
+    assert.equal(await page.getByTestId("issue-status").innerText(), "Resolved");
+    assert.equal(await page.getByTestId("read-only-note").count(), 0);
+    await page.getByRole("button", { name: "Unresolve", exact: true }).click();
+    await page.getByTestId("issue-status").filter({ hasText: /^(Unresolved|New|Regressed)$/ }).waitFor();
+    const audit = await page.goto(`${server.baseUrl}/settings/default/audit-log`);
+    assert.equal(audit?.status(), 404);
+  });
+
+  test("account settings: an API token is shown once and revoked; a password change; log out everywhere", { timeout: 60_000 }, async () => {
+    const { page, context } = owner;
+    await page.goto(`${server.baseUrl}/settings/account`);
+    const create = page.getByTestId("create-token");
+    await create.getByLabel("Name").fill("release script");
+    await create.getByLabel("project:releases").check();
+    await create.getByRole("button", { name: "Create token" }).click();
+    const token = await create.getByTestId("one-time-secret").innerText();
+    assert.match(token, /^\S{20,}$/);
+    const listed = page.getByTestId("token-list").getByRole("listitem");
+    await listed.filter({ hasText: "release script" }).waitFor();
+    const row = await listed.filter({ hasText: "release script" }).innerText();
+    assert.ok(row.includes(`…${token.slice(-4)}`), row);
+    assert.match(row, /^org:read project:read project:releases event:read$/m);
+    assert.match(row, /Last used never/);
+    assert.equal((await page.content()).includes(token), true, "still on screen right after creation");
+    await page.reload();
+    assert.equal((await page.content()).includes(token), false, "never shown again");
+    await listed.filter({ hasText: "release script" }).getByRole("button", { name: "Revoke" }).click();
+    await listed.filter({ hasText: "release script" }).waitFor({ state: "detached" });
+
+    // A wrong current password is refused with the reason; the right one works and keeps this session.
+    await page.getByLabel("Current password").fill("not-my-password");
+    await page.getByLabel("New password", { exact: true }).fill("owner-password-2");
+    await page.getByLabel("Repeat the new password").fill("owner-password-2");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("alert").filter({ hasText: "the current password is not correct" }).waitFor();
+    await page.getByLabel("Current password").fill(OWNER.password);
+    await page.getByLabel("New password", { exact: true }).fill("owner-password-2");
+    await page.getByLabel("Repeat the new password").fill("owner-password-2");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("status").filter({ hasText: "Password changed. Your other sessions have been signed out." }).waitFor();
+    const old = await fetch(`${server.baseUrl}/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
+    });
+    assert.equal(old.status, 401, "the old password no longer signs in");
+
+    const session = (await context.cookies()).find((cookie) => cookie.name === "periscope_session")!.value;
+    await Promise.all([page.waitForURL(/\/login\?loggedOut=everywhere$/), page.getByRole("button", { name: "Log out everywhere" }).click()]);
+    await page.getByRole("status").filter({ hasText: "You are signed out on every device." }).waitFor();
+    const replay = await fetch(`${server.baseUrl}/settings/account`, { headers: { cookie: `periscope_session=${session}` }, redirect: "manual" });
+    assert.equal(replay.status, 307);
+    assert.equal(replay.headers.get("location"), `/login?next=${encodeURIComponent("/settings/account")}`);
+  });
 });
