@@ -20,7 +20,7 @@ export function SettingsNav({ workspace, active }: { workspace: Workspace; activ
       label="Settings"
       items={items}
       active={active}
-      className="mb-6 flex gap-1 overflow-x-auto border-b border-line"
+      className="mx-auto mb-6 flex max-w-4xl gap-1 overflow-x-auto border-b border-line"
       linkClassName="-mb-px border-b-2 border-transparent px-3 py-2 font-medium whitespace-nowrap text-muted hover:text-fg aria-[current=page]:border-accent aria-[current=page]:text-fg"
     />
   );

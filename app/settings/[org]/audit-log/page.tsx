@@ -28,7 +28,7 @@ export default async function AuditLogPage({ params, searchParams }: { params: P
   return (
     <AppShell workspace={workspace} active="settings" projectHref={(p) => issuesHref(organization.slug, p)}>
       <SettingsNav workspace={workspace} active="audit" />
-      <div className="mx-auto max-w-5xl space-y-4">
+      <div className="mx-auto max-w-4xl space-y-4">
         <div>
           <h1 className="text-xl font-semibold">Audit log</h1>
           <p className="text-muted">Membership, role, token, key and project changes in {organization.name}, newest first.</p>
