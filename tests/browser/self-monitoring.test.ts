@@ -190,6 +190,14 @@ describe("self-monitoring through the /monitoring tunnel", () => {
     await context.close();
   });
 
+  test("test-hook pages, like every page, need a signed-in person", async () => {
+    for (const hook of ["client-error", "server-error", "drop-event"]) {
+      const response = await fetch(`${server.baseUrl}/test-hooks/${hook}`, { redirect: "manual" });
+      assert.equal(response.status, 307, hook);
+      assert.equal(response.headers.get("location"), `/login?next=${encodeURIComponent(`/test-hooks/${hook}`)}`);
+    }
+  });
+
   test("an event dropped by beforeSend is counted through the SDK's client report", async () => {
     const { context, page, sent } = await openPage();
     await page.goto(`${server.baseUrl}/test-hooks/drop-event`);
