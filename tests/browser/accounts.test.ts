@@ -10,9 +10,8 @@ import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { chromiumArgs } from "../helpers/chromium";
-import { loginInBrowser } from "../helpers/browser-login";
+import { loginInBrowser, startServerWithoutOwner, type FreshServer } from "../helpers/browser-login";
 import { eventually } from "../helpers/monitoring";
-import { startServer, type TestServer } from "../helpers/server";
 
 const OWNER = { name: "Olive Owner", email: "olive@periscope.test", password: "owner-password-1" };
 const VIEWER = { name: "Victor Viewer", email: "victor@periscope.test", password: "viewer-password-1" };
@@ -23,7 +22,7 @@ interface Violation {
   text: string;
 }
 
-let server: TestServer;
+let server: FreshServer;
 let browser: Browser;
 let owner: { context: BrowserContext; page: Page };
 let viewer: { context: BrowserContext; page: Page };
@@ -61,7 +60,7 @@ async function sendEvent(projectId: string, publicKey: string, message: string):
 }
 
 before(async () => {
-  server = await startServer({});
+  server = await startServerWithoutOwner();
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: chromiumArgs });
   owner = await openContext();
   viewer = await openContext();
