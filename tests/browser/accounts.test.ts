@@ -359,3 +359,30 @@ describe("accounts in Chromium", () => {
     assert.equal(replay.headers.get("location"), `/login?next=${encodeURIComponent("/settings/account")}`);
   });
 });
+
+describe("session expiry", () => {
+  test("a session ends at SESSION_TTL_SECONDS: its pages then send the browser to sign in", { timeout: 90_000 }, async () => {
+    const short = await startServerWithoutOwner({ SESSION_TTL_SECONDS: "2" });
+    try {
+      const setup = await fetch(`${short.baseUrl}/auth/setup`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: OWNER.email, name: OWNER.name, password: OWNER.password }),
+      });
+      assert.equal(setup.status, 200);
+      assert.equal(((await setup.json()) as { organization: string }).organization, "default");
+      const setCookies = setup.headers.getSetCookie();
+      assert.ok(setCookies.some((value) => /^periscope_session=[0-9a-f]{64}; Path=\/; Max-Age=2; SameSite=Lax; HttpOnly$/.test(value)), setCookies.join("\n"));
+      const cookie = setCookies.map((value) => value.split(";")[0]).join("; ");
+
+      const fresh = await fetch(`${short.baseUrl}/organizations/default/issues`, { headers: { cookie }, redirect: "manual" });
+      assert.equal(fresh.status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const expired = await fetch(`${short.baseUrl}/organizations/default/issues`, { headers: { cookie }, redirect: "manual" });
+      assert.equal(expired.status, 307);
+      assert.equal(expired.headers.get("location"), `/login?next=${encodeURIComponent("/organizations/default/issues")}`);
+    } finally {
+      await short.stop();
+    }
+  });
+});
