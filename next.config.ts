@@ -1,14 +1,76 @@
+import { realpathSync } from "node:fs";
+import path from "node:path";
 import type { NextConfig } from "next";
+import { PHASE_DEVELOPMENT_SERVER } from "next/constants";
 
-const nextConfig: NextConfig = {
-  // Native modules: must be required at runtime, never bundled.
-  serverExternalPackages: ["better-sqlite3", "argon2"],
-  poweredByHeader: false,
-  // Sentry's API paths end in "/" and clients POST/PUT to them: a 308 redirect would break them.
-  skipTrailingSlashRedirect: true,
-  // Source maps for the server bundle let self-monitoring map its own server errors back to the
-  // TypeScript sources (src/monitoring/source-maps.ts).
-  experimental: { serverSourceMaps: true },
-};
+/**
+ * Turbopack resolves only inside its root. A git worktree may share another checkout's
+ * node_modules through a symlink: the root is then the directory holding both; in a plain checkout
+ * it is the project itself.
+ */
+function workspaceRoot(): string {
+  const project = path.resolve(import.meta.dirname);
+  let modules: string;
+  try {
+    modules = realpathSync(path.join(project, "node_modules"));
+  } catch {
+    return project;
+  }
+  let root = project;
+  while (!(modules + path.sep).startsWith(root + path.sep) && path.dirname(root) !== root) root = path.dirname(root);
+  return root;
+}
 
-export default nextConfig;
+/**
+ * Security headers on every response Next sends (pages, route handlers, the REST API; the ingest
+ * door in server.ts answers by itself and never serves HTML).
+ *
+ * script-src needs 'unsafe-inline': the App Router streams its RSC payload in inline <script> tags,
+ * and per-request nonces would need a proxy on every request. What the policy does rule out is any
+ * script, frame, form target or connection to another origin — the self-monitoring SDK posts only
+ * to the same-origin /monitoring tunnel, which connect-src 'self' allows.
+ */
+function securityHeaders(dev: boolean): { key: string; value: string }[] {
+  const csp = [
+    "default-src 'self'",
+    // Development only: React's dev build evaluates code, and live reload talks over a websocket.
+    `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${dev ? " ws: wss:" : ""}`,
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  return [
+    { key: "Content-Security-Policy", value: csp },
+    { key: "X-Frame-Options", value: "DENY" },
+    { key: "X-Content-Type-Options", value: "nosniff" },
+    // Invite links carry their secret in the path: never send a path to another origin.
+    { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+    { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+    { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+  ];
+}
+
+export default function config(phase: string): NextConfig {
+  const dev = phase === PHASE_DEVELOPMENT_SERVER;
+  return {
+    // Native modules: must be required at runtime, never bundled.
+    serverExternalPackages: ["better-sqlite3", "argon2"],
+    poweredByHeader: false,
+    // Sentry's API paths end in "/" and clients POST/PUT to them: a 308 redirect would break them.
+    skipTrailingSlashRedirect: true,
+    // Source maps for the server bundle let self-monitoring map its own server errors back to the
+    // TypeScript sources (src/monitoring/source-maps.ts).
+    experimental: { serverSourceMaps: true },
+    turbopack: { root: workspaceRoot() },
+    outputFileTracingRoot: workspaceRoot(),
+    async headers() {
+      return [{ source: "/:path*", headers: securityHeaders(dev) }];
+    },
+  };
+}

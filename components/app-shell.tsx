@@ -30,16 +30,13 @@ export async function AppShell({
   projectHref: (project: Project) => string;
   children: ReactNode;
 }) {
-  const { organization, projects, project } = workspace;
+  const { organization, projects, project, access } = workspace;
+  const user = access.principal.user;
   const theme = await readThemeChoice();
   const nav: TabLink<NavSection>[] = [
     { id: "issues", label: "Issues", href: issuesHref(organization.slug, project) },
     { id: "projects", label: "Projects", href: `/organizations/${organization.slug}/projects` },
-    {
-      id: "settings",
-      label: "Settings",
-      href: project ? keysHref(organization.slug, project) : `/organizations/${organization.slug}/projects`,
-    },
+    { id: "settings", label: "Settings", href: `/settings/${organization.slug}/members` },
   ];
   return (
     <>
@@ -98,6 +95,34 @@ export async function AppShell({
           ) : null}
           <div className="ml-auto flex items-center gap-1 sm:order-last">
             <ThemeToggle initial={theme} />
+            <Dropdown
+              label={`Signed in as ${user.email}. Account menu`}
+              align="right"
+              summary={
+                <span className="flex size-7 items-center justify-center rounded-full bg-accent-soft text-xs font-semibold text-accent uppercase" data-testid="user-menu">
+                  {(user.name || user.email).slice(0, 1)}
+                </span>
+              }
+            >
+              <div className="px-2 pt-1.5 pb-2">
+                <p className="truncate font-medium" data-testid="user-email">
+                  {user.email}
+                </p>
+                <p className="text-xs text-subtle">
+                  {access.role} of {organization.name}
+                </p>
+              </div>
+              <div className="border-t border-line pt-1">
+                <Link href="/settings/account" className="block rounded-md px-2 py-1.5 hover:bg-surface-2">
+                  Account settings
+                </Link>
+                <form method="post" action="/auth/logout">
+                  <button type="submit" className="block w-full rounded-md px-2 py-1.5 text-left hover:bg-surface-2">
+                    Sign out
+                  </button>
+                </form>
+              </div>
+            </Dropdown>
           </div>
           <TabLinks
             label="Main"

@@ -13,10 +13,17 @@ const PLATFORMS = [
   { value: "other", label: "Other" },
 ];
 
-const initialState: CreateProjectState = { error: null, fieldErrors: {}, values: { name: "", slug: "", platform: "" } };
+const initialState: CreateProjectState = { error: null, fieldErrors: {}, values: { name: "", slug: "", platform: "", team: "" } };
 
 /** The create form; validation and conflicts come back from the server action and show inline. */
-export function CreateProjectForm({ action }: { action: (state: CreateProjectState, form: FormData) => Promise<CreateProjectState> }) {
+export function CreateProjectForm({
+  action,
+  teams,
+}: {
+  action: (state: CreateProjectState, form: FormData) => Promise<CreateProjectState>;
+  /** The teams that may own it; its members will see the project. */
+  teams: { slug: string; name: string }[];
+}) {
   const [state, formAction, pending] = useActionState(action, initialState);
   return (
     <form action={formAction} className="space-y-3" noValidate data-testid="create-project-form">
@@ -55,6 +62,15 @@ export function CreateProjectForm({ action }: { action: (state: CreateProjectSta
           {PLATFORMS.map((platform) => (
             <option key={platform.value} value={platform.value}>
               {platform.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id="project-team" label="Team" hint="Members of this team see the project; owners and admins see every project.">
+        <select id="project-team" name="team" defaultValue={state.values.team || teams[0]?.slug} className={inputClass}>
+          {teams.map((team) => (
+            <option key={team.slug} value={team.slug}>
+              {team.name}
             </option>
           ))}
         </select>

@@ -15,6 +15,7 @@ export function IssueFrame({
   project,
   tab,
   now,
+  canWrite,
   children,
 }: {
   organizationSlug: string;
@@ -22,6 +23,8 @@ export function IssueFrame({
   project: Project;
   tab: IssueTab;
   now: number;
+  /** event:write: viewers see the status buttons disabled (the server refuses them anyway). */
+  canWrite: boolean;
   children: ReactNode;
 }) {
   const base = `/organizations/${organizationSlug}/issues/${issue.id}`;
@@ -54,7 +57,7 @@ export function IssueFrame({
             <span className="font-mono font-medium text-muted">{issue.shortId}</span>
           </div>
         </div>
-        <StatusActions organizationSlug={organizationSlug} issue={issue} />
+        <StatusActions organizationSlug={organizationSlug} issue={issue} canWrite={canWrite} />
       </div>
       <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-lg border border-line bg-line sm:grid-cols-3 lg:grid-cols-6">
         <Stat label="Events" value={<span className="tabular-nums">{issue.count.toLocaleString("en-US")}</span>} />

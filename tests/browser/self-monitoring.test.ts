@@ -7,8 +7,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
+import { ADMIN_ENV, loginInBrowser } from "../helpers/browser-login";
 import { chromiumArgs, chromiumPath } from "../helpers/chromium";
-import { eventually, internalProject, type InternalProject } from "../helpers/monitoring";
+import { eventually, type InternalProject } from "../helpers/monitoring";
 import { startServer, type TestServer } from "../helpers/server";
 
 const CLIENT_TEXT = "Application error: a client-side exception has occurred (see the browser console for more information).";
@@ -17,6 +18,7 @@ const SERVER_TEXT = "Application error: a server-side exception has occurred (se
 let server: TestServer;
 let internal: InternalProject;
 let browser: Browser;
+/** The owner's session, for the REST API calls the test makes itself. */
 
 interface Sent {
   url: URL;
@@ -24,10 +26,12 @@ interface Sent {
   body: string;
 }
 
-/** A fresh browser context that records every request the page makes. */
+/** A fresh, signed-in browser context that records every request the page makes after signing in. */
 async function openPage(extraHeaders: Record<string, string> = {}): Promise<{ context: BrowserContext; page: Page; sent: Sent[] }> {
-  const context = await browser.newContext({ extraHTTPHeaders: extraHeaders });
+  const context = await browser.newContext();
   const page = await context.newPage();
+  await loginInBrowser(page, server.baseUrl);
+  await context.setExtraHTTPHeaders(extraHeaders);
   const sent: Sent[] = [];
   page.on("request", (request: Request) => {
     sent.push({ url: new URL(request.url()), method: request.method(), body: request.postData() ?? "" });
@@ -63,6 +67,17 @@ async function api<T>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
+/** Periscope's own "periscope" project and its DSN, looked up through the REST API as the owner. */
+async function internalProjectOf(): Promise<InternalProject> {
+  const [organization] = await api<{ id: string }[]>("/api/0/organizations/");
+  const projects = await api<{ id: string; slug: string }[]>("/api/0/organizations/default/projects/");
+  const project = projects.find((candidate) => candidate.slug === "periscope");
+  assert.ok(organization && project, "the internal project exists from the first start");
+  const [key] = await api<{ public: string; dsn: { public: string } }[]>("/api/0/projects/default/periscope/keys/");
+  assert.ok(key, "the internal project has a DSN key from the first start");
+  return { organizationId: organization.id, projectId: project.id, publicKey: key.public, dsn: key.dsn.public };
+}
+
 interface IssueSummary {
   id: string;
   title: string;
@@ -75,8 +90,8 @@ async function internalIssues(query: string): Promise<IssueSummary[]> {
 
 before(async () => {
   assert.ok(chromiumPath(), "Chromium is installed");
-  server = await startServer({ ENABLE_TEST_HOOKS: "true" });
-  internal = await internalProject(server);
+  server = await startServer({ ENABLE_TEST_HOOKS: "true", ...ADMIN_ENV });
+  internal = await internalProjectOf();
   browser = await chromium.launch({ executablePath: chromiumPath()!, headless: true, args: chromiumArgs });
 });
 after(async () => {
@@ -121,7 +136,8 @@ describe("self-monitoring through the /monitoring tunnel", () => {
       const answer = await api<{ data: { transaction: string; "transaction.op": string }[] }>(
         `/api/0/organizations/default/events/?project=${internal.projectId}&dataset=transactions&field=id&field=transaction&field=transaction.op&sort=-timestamp`,
       );
-      return answer.data.find((row) => row["transaction.op"] === "pageload");
+      // Signing in loaded other pages first: look for this page's own page load.
+      return answer.data.find((row) => row["transaction.op"] === "pageload" && row.transaction === "/organizations/default/issues/");
     });
     assert.equal(transactions.transaction, "/organizations/default/issues/");
     await context.close();
@@ -170,6 +186,14 @@ describe("self-monitoring through the /monitoring tunnel", () => {
     assert.equal(await page.getByRole("heading", { level: 2 }).textContent(), SERVER_TEXT);
     assert.match((await page.getByText(/^Digest: /).textContent()) ?? "", /^Digest: \S+$/);
     await context.close();
+  });
+
+  test("test-hook pages, like every page, need a signed-in person", async () => {
+    for (const hook of ["client-error", "server-error", "drop-event"]) {
+      const response = await fetch(`${server.baseUrl}/test-hooks/${hook}`, { redirect: "manual" });
+      assert.equal(response.status, 307, hook);
+      assert.equal(response.headers.get("location"), `/login?next=${encodeURIComponent(`/test-hooks/${hook}`)}`);
+    }
   });
 
   test("an event dropped by beforeSend is counted through the SDK's client report", async () => {

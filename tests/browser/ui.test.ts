@@ -10,6 +10,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { ADMIN_ENV, loginInBrowser } from "../helpers/browser-login";
 import { chromiumArgs } from "../helpers/chromium";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -85,10 +86,11 @@ describe("Periscope UI in Chromium", () => {
   let page: Page;
 
   before(async () => {
-    periscope = await startServer();
+    periscope = await startServer(ADMIN_ENV);
     shop = await serveShop(await bundleApp(periscope.dsn));
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: chromiumArgs });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await loginInBrowser(page, periscope.baseUrl);
   });
 
   after(async () => {
@@ -171,6 +173,7 @@ describe("Periscope UI in Chromium", () => {
   test("the theme choice is stored in a cookie and rendered by the server", { timeout: 30_000 }, async () => {
     const context = await browser.newContext({ colorScheme: "light" });
     const themed = await context.newPage();
+    await loginInBrowser(themed, periscope.baseUrl);
     await themed.goto(`${periscope.baseUrl}/organizations/${periscope.organizationSlug}/projects`);
     const theme = () => themed.evaluate(() => document.documentElement.getAttribute("data-theme"));
     assert.equal(await theme(), null, "no stored choice: the page follows prefers-color-scheme");

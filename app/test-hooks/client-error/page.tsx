@@ -3,7 +3,7 @@ import { ClientErrorTrigger } from "./trigger";
 
 export const dynamic = "force-dynamic";
 
-export default function ClientErrorPage() {
-  requireTestHooks();
+export default async function ClientErrorPage() {
+  await requireTestHooks("/test-hooks/client-error");
   return <ClientErrorTrigger />;
 }

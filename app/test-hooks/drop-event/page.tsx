@@ -3,7 +3,7 @@ import { DropEventTrigger } from "./trigger";
 
 export const dynamic = "force-dynamic";
 
-export default function DropEventPage() {
-  requireTestHooks();
+export default async function DropEventPage() {
+  await requireTestHooks("/test-hooks/drop-event");
   return <DropEventTrigger />;
 }

@@ -2,7 +2,7 @@ import { requireTestHooks } from "../gate";
 
 export const dynamic = "force-dynamic";
 
-export default function ServerErrorPage() {
-  requireTestHooks();
+export default async function ServerErrorPage() {
+  await requireTestHooks("/test-hooks/server-error");
   throw new Error("periscope test server exception");
 }

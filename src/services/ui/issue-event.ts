@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import type { Issue, Organization, Project, StoredEvent, Storage, TagDistribution } from "../../storage/types";
+import type { Issue, Project, StoredEvent, Storage, TagDistribution } from "../../storage/types";
+import { requireProject, type Access } from "../accounts/access";
 import { normalizeEventId } from "../events/get-event";
 import { getIssue } from "../issues/get-issue";
 
@@ -16,20 +17,23 @@ export interface IssueEventView {
   tags: TagDistribution[];
 }
 
-/** Loads an issue of `organization` and one of its events; another organisation's issue is a 404. */
-export async function loadIssue(storage: Storage, organization: Organization, issueId: string): Promise<{ issue: Issue; project: Project }> {
+/**
+ * Loads an issue the person may see; another organisation's issue, or one of a project outside
+ * their teams, is a 404 exactly like an issue that does not exist.
+ */
+export async function loadIssue(storage: Storage, access: Access, issueId: string): Promise<{ issue: Issue; project: Project }> {
   const found = await getIssue(storage, issueId);
-  if (found.project.organizationId !== organization.id) throw new AppError("not_found", "issue not found");
+  requireProject(access, found.project, "issue");
   return found;
 }
 
 export async function loadIssueEvent(
   storage: Storage,
-  organization: Organization,
+  access: Access,
   issueId: string,
   rawEventId?: string,
 ): Promise<IssueEventView> {
-  const { issue, project } = await loadIssue(storage, organization, issueId);
+  const { issue, project } = await loadIssue(storage, access, issueId);
   const [latest, oldest, tags] = await Promise.all([
     storage.events.latestForIssue(issue.id),
     storage.events.oldestForIssue(issue.id),

@@ -1,11 +1,12 @@
 import { AppError } from "../../errors";
 import type { Organization, Project, Storage } from "../../storage/types";
-import { resolveOrganization } from "../organizations/resolve";
-import { ensureDefaults } from "../projects/ensure-defaults";
+import { visibleProjects, type Access } from "../accounts/access";
 
 /** What every page's header needs: the organisation, its projects and the one being looked at. */
 export interface Workspace {
+  access: Access;
   organization: Organization;
+  /** Only those the person may see: their teams' projects, or all for owners and admins. */
   projects: Project[];
   /** The requested project, else the first one; null only when the organisation has none. */
   project: Project | null;
@@ -13,19 +14,14 @@ export interface Workspace {
 
 /**
  * `projectRef` is a project id (as in `?project=<id>`) or slug (as in settings paths). An unknown
- * reference is a 404 rather than a silent fallback, so a stale link never shows another project's data.
+ * reference — or one the person may not see — is a 404 rather than a silent fallback, so a stale link
+ * never shows another project's data and a hidden project's existence is not revealed.
  */
-export async function loadWorkspace(storage: Storage, organizationSlug: string, projectRef?: string): Promise<Workspace> {
-  const organization = await resolveOrganization(storage, organizationSlug);
-  const projects = await storage.projects.listByOrganization(organization.id);
-  if (projectRef === undefined || projectRef === "") return { organization, projects, project: projects[0] ?? null };
+export async function loadWorkspace(storage: Storage, access: Access, projectRef?: string): Promise<Workspace> {
+  const organization: Organization = access.organization;
+  const projects = visibleProjects(access, await storage.projects.listByOrganization(organization.id));
+  if (projectRef === undefined || projectRef === "") return { access, organization, projects, project: projects[0] ?? null };
   const project = projects.find((p) => p.id === projectRef) ?? projects.find((p) => p.slug === projectRef);
   if (!project) throw new AppError("not_found", "project not found");
-  return { organization, projects, project };
-}
-
-/** Where `/` leads: the first organisation, created with its default project on an empty database. */
-export async function homeOrganization(storage: Storage): Promise<Organization> {
-  const [first] = await storage.organizations.list();
-  return first ?? (await ensureDefaults(storage)).organization;
+  return { access, organization, projects, project };
 }

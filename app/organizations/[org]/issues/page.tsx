@@ -2,7 +2,7 @@ import { requestNow } from "@/components/request-now";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AppShell, issuesHref } from "@/components/app-shell";
-import { appErrorOf, orNotFound } from "@/components/app-error";
+import { appErrorOf } from "@/components/app-error";
 import { IssueFilters, type IssueFilterValues } from "@/components/issues/issue-filters";
 import { NoMatchingIssues, WaitingForEvents } from "@/components/issues/no-issues";
 import { IssueRow, issueGridClass } from "@/components/issues/issue-row";
@@ -13,7 +13,7 @@ import { LEVELS } from "@/src/processing/types";
 import { getRuntime } from "@/src/runtime";
 import { listIssues, parseIssueListParams } from "@/src/services/issues/list-issues";
 import { projectHasIssues } from "@/src/services/ui/project-summary";
-import { loadWorkspace } from "@/src/services/ui/workspace";
+import { requireWorkspace } from "@/app/_lib/session";
 import type { IssueWithStats, Page, Project } from "@/src/storage/types";
 
 export const dynamic = "force-dynamic";
@@ -30,8 +30,7 @@ export default async function IssuesPage({
 }) {
   const { org } = await params;
   const search = firstValues(await searchParams);
-  const { storage } = getRuntime();
-  const workspace = await orNotFound(() => loadWorkspace(storage, org, search.project));
+  const workspace = await requireWorkspace(org, hrefWith(`/organizations/${org}/issues`, search), search.project);
   const { organization, project } = workspace;
   const base = `/organizations/${organization.slug}/issues`;
   const now = requestNow();

@@ -5,13 +5,14 @@ import { revalidatePath } from "next/cache";
 import { appErrorOf } from "@/components/app-error";
 import { getRuntime } from "@/src/runtime";
 import { createProject, createProjectInput } from "@/src/services/projects/create-project";
-import { resolveOrganization } from "@/src/services/organizations/resolve";
+import { resolveTeam } from "@/src/services/accounts/teams";
+import { actionAccess } from "@/app/_lib/session";
 
 export interface CreateProjectState {
   /** A problem with the whole form (e.g. the slug is taken). */
   error: string | null;
   fieldErrors: Partial<Record<"name" | "slug" | "platform", string>>;
-  values: { name: string; slug: string; platform: string };
+  values: { name: string; slug: string; platform: string; team: string };
 }
 
 export async function createProjectAction(organizationSlug: string, _previous: CreateProjectState, form: FormData): Promise<CreateProjectState> {
@@ -19,6 +20,7 @@ export async function createProjectAction(organizationSlug: string, _previous: C
     name: String(form.get("name") ?? ""),
     slug: String(form.get("slug") ?? "").trim(),
     platform: String(form.get("platform") ?? ""),
+    team: String(form.get("team") ?? ""),
   };
   const parsed = createProjectInput.safeParse({
     name: values.name,
@@ -38,8 +40,10 @@ export async function createProjectAction(organizationSlug: string, _previous: C
   const runtime = getRuntime();
   let projectSlug: string;
   try {
-    const organization = await resolveOrganization(runtime.storage, organizationSlug);
-    const { project } = await createProject(runtime.storage, organization, parsed.data);
+    // project:write, and the project belongs to a team so members of that team can see it.
+    const { access, actor } = await actionAccess(organizationSlug, "project:write");
+    const team = await resolveTeam(runtime.storage, access, values.team);
+    const { project } = await createProject(runtime.storage, actor, access.organization, team, parsed.data);
     runtime.invalidateKeys();
     projectSlug = project.slug;
   } catch (error) {

@@ -1,14 +1,14 @@
 import { requestNow } from "@/components/request-now";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { orNotFound } from "@/components/app-error";
 import { AppShell, issuesHref, keysHref } from "@/components/app-shell";
 import { CreateProjectForm } from "@/components/create-project-form";
 import { formatCount } from "@/components/format";
 import { Card, EmptyState, RelativeTime } from "@/components/ui";
 import { getRuntime } from "@/src/runtime";
 import { summarizeProject, type ProjectSummary } from "@/src/services/ui/project-summary";
-import { loadWorkspace } from "@/src/services/ui/workspace";
+import { requireWorkspace } from "@/app/_lib/session";
+import { hasScope } from "@/src/services/accounts/access";
 import { createProjectAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +17,9 @@ export const metadata: Metadata = { title: "Projects" };
 export default async function ProjectsPage({ params }: { params: Promise<{ org: string }> }) {
   const { org } = await params;
   const { storage } = getRuntime();
-  const workspace = await orNotFound(() => loadWorkspace(storage, org));
+  const workspace = await requireWorkspace(org, `/organizations/${org}/projects`);
+  const canCreate = hasScope(workspace.access, "project:write");
+  const teams = canCreate ? await storage.accounts.teams.listByOrganization(workspace.organization.id) : [];
   const now = requestNow();
   const summaries = await Promise.all(workspace.projects.map((project) => summarizeProject(storage, project, now)));
   const slug = workspace.organization.slug;
@@ -47,7 +49,15 @@ export default async function ProjectsPage({ params }: { params: Promise<{ org: 
             <h2 id="create-title" className="mb-3 text-base font-semibold">
               Create project
             </h2>
-            <CreateProjectForm action={createProjectAction.bind(null, slug)} />
+            {canCreate && teams.length === 0 ? (
+              <p className="text-sm text-muted">
+                Projects belong to a team. <Link href={`/settings/${slug}/teams`} className="text-accent underline">Create a team</Link> first.
+              </p>
+            ) : canCreate ? (
+              <CreateProjectForm action={createProjectAction.bind(null, slug)} teams={teams.map(({ slug: teamSlug, name }) => ({ slug: teamSlug, name }))} />
+            ) : (
+              <p className="text-sm text-muted">Only owners and admins can create projects. Your role is {workspace.access.role}.</p>
+            )}
           </Card>
         </section>
       </div>

@@ -5,29 +5,45 @@ import { AppShell, issuesHref } from "@/components/app-shell";
 import { EventView } from "@/components/issue/event-view";
 import { IssueFrame } from "@/components/issue/issue-frame";
 import { getRuntime } from "@/src/runtime";
-import { loadIssueEvent } from "@/src/services/ui/issue-event";
-import { loadWorkspace } from "@/src/services/ui/workspace";
+import { loadIssue, loadIssueEvent } from "@/src/services/ui/issue-event";
+import { currentPrincipal, requireWorkspace, safeNextPath } from "@/app/_lib/session";
+import { accessToOrganization, hasScope, type Access } from "@/src/services/accounts/access";
 
 /** Shared by the issue page (latest event) and the page of one of its events. */
 export async function IssueEventPage({ org, issueId, eventId }: { org: string; issueId: string; eventId?: string }) {
   const { storage } = getRuntime();
+  const path = `/organizations/${org}/issues/${issueId}${eventId ? `/events/${eventId}` : ""}`;
+  const base = await requireWorkspace(org, safeNextPath(path) ?? "/");
   const { view, workspace } = await orNotFound(async () => {
-    const base = await loadWorkspace(storage, org);
-    const loaded = await loadIssueEvent(storage, base.organization, issueId, eventId);
+    const loaded = await loadIssueEvent(storage, base.access, issueId, eventId);
     return { view: loaded, workspace: { ...base, project: loaded.project } };
   });
   const now = requestNow();
   const slug = workspace.organization.slug;
   return (
     <AppShell workspace={workspace} active="issues" projectHref={(p) => issuesHref(slug, p)}>
-      <IssueFrame organizationSlug={slug} issue={view.issue} project={view.project} tab="details" now={now}>
+      <IssueFrame organizationSlug={slug} issue={view.issue} project={view.project} tab="details" now={now} canWrite={canChangeIssues(base.access)}>
         <EventView view={view} organizationSlug={slug} now={now} />
       </IssueFrame>
     </AppShell>
   );
 }
 
-export async function issueMetadata(issueId: string): Promise<Metadata> {
-  const issue = await getRuntime().storage.issues.getById(issueId);
-  return { title: issue ? `${issue.shortId} · ${issue.title}` : "Issue" };
+export function canChangeIssues(access: Access): boolean {
+  return hasScope(access, "event:write");
+}
+
+/** The title names the issue only for someone who may see it; metadata runs beside the page's own guard. */
+export async function issueMetadata(org: string, issueId: string): Promise<Metadata> {
+  const fallback: Metadata = { title: "Issue" };
+  const principal = await currentPrincipal();
+  if (!principal) return fallback;
+  const { storage } = getRuntime();
+  try {
+    const access = await accessToOrganization(storage, principal, org);
+    const { issue } = await loadIssue(storage, access, issueId);
+    return { title: `${issue.shortId} · ${issue.title}` };
+  } catch {
+    return fallback;
+  }
 }

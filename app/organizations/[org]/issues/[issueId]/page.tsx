@@ -6,7 +6,8 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ org: string; issueId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return issueMetadata((await params).issueId);
+  const { org, issueId } = await params;
+  return issueMetadata(org, issueId);
 }
 
 export default async function IssuePage({ params }: Props) {

@@ -10,9 +10,9 @@ import { firstValues, hrefWith, type RawSearchParams } from "@/components/search
 import { buttonClass, Card, EmptyState, RelativeTime } from "@/components/ui";
 import { getRuntime } from "@/src/runtime";
 import { loadIssue } from "@/src/services/ui/issue-event";
-import { loadWorkspace } from "@/src/services/ui/workspace";
+import { requireWorkspace } from "@/app/_lib/session";
 import type { Page, StoredEvent } from "@/src/storage/types";
-import { issueMetadata } from "../issue-page";
+import { canChangeIssues, issueMetadata } from "../issue-page";
 
 export const dynamic = "force-dynamic";
 
@@ -21,17 +21,18 @@ const PAGE_SIZE = 50;
 type Props = { params: Promise<{ org: string; issueId: string }>; searchParams: Promise<RawSearchParams> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return issueMetadata((await params).issueId);
+  const { org, issueId } = await params;
+  return issueMetadata(org, issueId);
 }
 
 export default async function IssueEventsPage({ params, searchParams }: Props) {
   const { org, issueId } = await params;
   const { cursor } = firstValues(await searchParams);
   const { storage } = getRuntime();
+  const shell = await requireWorkspace(org, hrefWith(`/organizations/${org}/issues/${issueId}/events`, { cursor }));
   const { workspace, issue, project } = await orNotFound(async () => {
-    const base = await loadWorkspace(storage, org);
-    const found = await loadIssue(storage, base.organization, issueId);
-    return { ...found, workspace: { ...base, project: found.project } };
+    const found = await loadIssue(storage, shell.access, issueId);
+    return { ...found, workspace: { ...shell, project: found.project } };
   });
   let page: Page<StoredEvent>;
   try {
@@ -45,7 +46,7 @@ export default async function IssueEventsPage({ params, searchParams }: Props) {
   const base = `/organizations/${slug}/issues/${issue.id}/events`;
   return (
     <AppShell workspace={workspace} active="issues" projectHref={(p) => issuesHref(slug, p)}>
-      <IssueFrame organizationSlug={slug} issue={issue} project={project} tab="events" now={now}>
+      <IssueFrame organizationSlug={slug} issue={issue} project={project} tab="events" now={now} canWrite={canChangeIssues(shell.access)}>
         <Card className="overflow-hidden">
           {page.items.length === 0 ? (
             <EmptyState title="No events on this page">

@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { orNotFound } from "@/components/app-error";
+import { ActionForm } from "@/components/action-form";
+import { SettingsNav } from "@/components/settings-nav";
+import { requireWorkspace } from "@/app/_lib/session";
+import { hasScope } from "@/src/services/accounts/access";
 import { AppShell, keysHref } from "@/components/app-shell";
 import { formatAbsolute } from "@/components/format";
 import { DsnField, SetupGuide, storeUrlFor } from "@/components/setup-guide";
@@ -9,7 +12,6 @@ import { SubmitButton } from "@/components/submit-button";
 import { buttonClass, Card, inputClass, Pill, Section } from "@/components/ui";
 import { getRuntime } from "@/src/runtime";
 import { dsnFor } from "@/src/services/projects/dsn";
-import { loadWorkspace } from "@/src/services/ui/workspace";
 import type { ProjectKey } from "@/src/storage/types";
 import { createKeyAction } from "./actions";
 
@@ -22,7 +24,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
   const { org, project: projectRef } = await params;
   const { created } = firstValues(await searchParams);
   const { storage, publicUrl } = getRuntime();
-  const workspace = await orNotFound(() => loadWorkspace(storage, org, projectRef));
+  const workspace = await requireWorkspace(org, `/settings/${org}/projects/${projectRef}/keys`, projectRef);
   const project = workspace.project;
   if (!project) notFound();
   const keys = await storage.keys.listByProject(project.id);
@@ -30,6 +32,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
   const slug = workspace.organization.slug;
   return (
     <AppShell workspace={workspace} active="settings" projectHref={(p) => keysHref(slug, p)}>
+      <SettingsNav workspace={workspace} active="keys" />
       <div className="mx-auto max-w-4xl space-y-8">
         <div>
           <p className="text-sm text-muted">Project settings · {project.name}</p>
@@ -48,13 +51,15 @@ export default async function KeysPage({ params, searchParams }: Props) {
           title="Keys"
           id="keys"
           aside={
-            <form action={createKeyAction.bind(null, slug, project.slug)} className="flex items-center gap-2">
-              <label htmlFor="key-label" className="sr-only">
-                Label of the new key
-              </label>
-              <input id="key-label" name="label" placeholder="Label (optional)" maxLength={64} className={`${inputClass} w-40`} />
-              <SubmitButton className={buttonClass.secondary}>New key</SubmitButton>
-            </form>
+            hasScope(workspace.access, "project:write") ? (
+              <ActionForm action={createKeyAction.bind(null, slug, project.slug)} className="flex flex-wrap items-center justify-end gap-2">
+                <label htmlFor="key-label" className="sr-only">
+                  Label of the new key
+                </label>
+                <input id="key-label" name="label" placeholder="Label (optional)" maxLength={64} className={`${inputClass} w-40`} />
+                <SubmitButton className={buttonClass.secondary}>New key</SubmitButton>
+              </ActionForm>
+            ) : null
           }
         >
           <ul className="space-y-3" data-testid="project-keys">

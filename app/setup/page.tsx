@@ -1,0 +1,41 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { AuthCard, FormAlert, LabeledInput } from "@/components/auth-card";
+import { firstValues, type RawSearchParams } from "@/components/search-params";
+import { buttonClass } from "@/components/ui";
+import { FORM_PROBLEMS, isFormProblem } from "@/app/_lib/form-problems";
+import { MIN_PASSWORD_LENGTH } from "@/src/auth/password";
+import { getRuntime } from "@/src/runtime";
+import { needsSetup } from "@/src/services/accounts/users";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Set up Periscope" };
+
+/** First run: exists only while there is no account at all. */
+export default async function SetupPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  if (!(await needsSetup(getRuntime().storage))) redirect("/login");
+  const { error } = firstValues(await searchParams);
+  return (
+    <AuthCard title="Set up Periscope" intro="Create the owner account. The owner can invite everyone else.">
+      {isFormProblem(error) ? <FormAlert>{FORM_PROBLEMS[error]}</FormAlert> : null}
+      <form method="post" action="/auth/setup" data-testid="setup-form">
+        <LabeledInput id="name" name="name" label="Your name" autoComplete="name" maxLength={100} />
+        <LabeledInput id="email" name="email" type="email" label="Email" autoComplete="username" required />
+        <LabeledInput
+          id="password"
+          name="password"
+          type="password"
+          label="Password"
+          autoComplete="new-password"
+          minLength={MIN_PASSWORD_LENGTH}
+          required
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+        />
+        <LabeledInput id="confirm" name="confirm" type="password" label="Repeat the password" autoComplete="new-password" required />
+        <button type="submit" className={`${buttonClass.primary} w-full`}>
+          Create owner account
+        </button>
+      </form>
+    </AuthCard>
+  );
+}
