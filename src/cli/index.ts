@@ -7,6 +7,7 @@
 import { ConfigError } from "../config";
 import { AppError } from "../errors";
 import { UsageError } from "./args";
+import { orgCreate } from "./commands/org-create";
 import { orgList } from "./commands/org-list";
 import { tokenCreate } from "./commands/token-create";
 import { userCreate } from "./commands/user-create";
@@ -22,7 +23,7 @@ const migrateToPostgres: CliCommand = {
   run: (argv) => migrateToPostgresCommand([...argv]),
 };
 
-const COMMANDS: readonly CliCommand[] = [userCreate, userResetPassword, tokenCreate, orgList, migrateToPostgres];
+const COMMANDS: readonly CliCommand[] = [userCreate, userResetPassword, tokenCreate, orgList, orgCreate, migrateToPostgres];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length)) + 2;

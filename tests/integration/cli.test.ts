@@ -64,7 +64,7 @@ describe("periscope CLI: help and bad command lines", () => {
     const run = spawnSync(process.execPath, ["bin/periscope.js", "--help"], { cwd: root, encoding: "utf8", env: environment(env) });
     assert.equal(run.status, 0, run.stderr);
     const names = run.stdout.split("\n").filter((line) => line.startsWith("  ")).map((line) => line.trim().split(/\s{2,}/)[0]);
-    assert.deepEqual(names, ["user create", "user reset-password", "token create", "org list", "migrate-to-postgres"]);
+    assert.deepEqual(names, ["user create", "user reset-password", "token create", "org list", "org create", "migrate-to-postgres"]);
     assert.match(run.stdout, /DATA_DIR/);
     assert.match(run.stdout, /DATABASE_URL/);
     assert.deepEqual(cli(["-h"], env).stdout, run.stdout);
@@ -83,6 +83,7 @@ describe("periscope CLI: help and bad command lines", () => {
       "user reset-password": ["--email", "--password", "--password-stdin"],
       "token create": ["--email", "--scopes", "--name", "project:releases"],
       "org list": ["--json"],
+      "org create": ["--name", "--owner", "--slug"],
     };
     for (const [command, flags] of Object.entries(expected)) {
       for (const helpFlag of ["--help", "-h"]) {
@@ -119,6 +120,8 @@ describe("periscope CLI: help and bad command lines", () => {
       /^error: --scopes: unknown scopes: org:rule, everything; known scopes: org:read, /,
     );
     assertUsageError(cli(["org", "list", "--json=yes"], env), /--json takes no value/);
+    assertUsageError(cli(["org", "create", "--name", "Acme"], env), /^error: missing --owner\n/);
+    assertUsageError(cli(["org", "create", "--name", "Acme", "--owner", "nobody"], env), /--owner: "nobody" is not an email address/);
     assertUsageError(cli(["migrate-to-postgres", "--bogus"], env), /Unknown option '--bogus'/);
     assert.equal(existsSync(dataDir), false, "a refused command line opens no storage");
 
@@ -312,6 +315,31 @@ function accountSuite(engine: string, setup: () => Promise<{ env: Record<string,
         (await storage.accounts.members.listByOrganization(acme.id)).map((m) => [m.user.email, m.role]),
         [["ada@acme.example", "admin"]],
       );
+    });
+
+    it("creates an organisation with a default team, owned by an existing account, and audits it", async () => {
+      const run = cli(["org", "create", "--name", "Globex Corp", "--owner", "OWNER@example.com"], env);
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.stdout, "globex-corp\n");
+      const globex = (await storage.organizations.getBySlug("globex-corp"))!;
+      assert.equal(globex.name, "Globex Corp");
+      const members = await storage.accounts.members.listByOrganization(globex.id);
+      assert.deepEqual(members.map((m) => [m.user.email, m.role]), [["owner@example.com", "owner"]]);
+      const teams = await storage.accounts.teams.listByOrganization(globex.id);
+      assert.deepEqual(teams.map((t) => t.slug), ["default"]);
+      assert.deepEqual((await storage.accounts.teams.listMembers(teams[0]!.id)).map((m) => m.user.email), ["owner@example.com"]);
+      assert.deepEqual(
+        (await storage.accounts.audit.list(globex.id, 10)).map((entry) => [entry.event, entry.actorLabel]).sort(),
+        [["member.add", "cli"], ["org.create", "cli"]],
+      );
+
+      const taken = cli(["org", "create", "--name", "Globex", "--slug", "globex-corp", "--owner", "owner@example.com"], env);
+      assert.equal(taken.status, 1);
+      assert.equal(taken.stderr, 'error: an organization with the slug "globex-corp" already exists\n');
+      const nobody = cli(["org", "create", "--name", "Initech", "--owner", "zed@example.com"], env);
+      assert.equal(nobody.status, 1);
+      assert.equal(nobody.stderr, "error: no user with the email zed@example.com\n");
+      assert.equal(await storage.organizations.getBySlug("initech"), null);
     });
   });
 }
