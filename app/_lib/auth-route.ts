@@ -5,6 +5,7 @@
  */
 import { appErrorOf } from "@/components/app-error";
 import { clearedSessionCookies, CLIENT_IP_HEADER, cookieValue, SESSION_COOKIE, secureCookies, sessionCookies } from "@/src/auth/cookies";
+import { readBodyText } from "@/src/api/body";
 import { httpStatusOf } from "@/src/errors";
 import { getRuntime } from "@/src/runtime";
 import type { StartedSession } from "@/src/services/accounts/login";
@@ -18,17 +19,23 @@ export interface AuthRequest {
   ipAddress: string | null;
 }
 
-/** Reads a form or JSON body; null when it is neither (or too large to be a login form). */
+const MAX_AUTH_BODY_BYTES = 64 * 1024;
+
+/** Reads a form or JSON body; null when it is neither, malformed, or too large to be a login form. */
 export async function readAuthRequest(request: Request): Promise<AuthRequest | null> {
   const type = request.headers.get("content-type") ?? "";
   const ipAddress = request.headers.get(CLIENT_IP_HEADER) || null;
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > 64 * 1024) return null;
+  let text: string;
+  try {
+    text = await readBodyText(request, MAX_AUTH_BODY_BYTES);
+  } catch {
+    return null;
+  }
   const fields: Record<string, string> = {};
   if (type.startsWith("application/json")) {
     let body: unknown;
     try {
-      body = await request.json();
+      body = JSON.parse(text);
     } catch {
       return null;
     }
@@ -37,7 +44,13 @@ export async function readAuthRequest(request: Request): Promise<AuthRequest | n
     return { json: true, fields, ipAddress };
   }
   if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
-    const form = await request.formData();
+    let form: FormData;
+    try {
+      // Parsed from the bounded text: the original stream is consumed.
+      form = await new Response(text, { headers: { "content-type": type } }).formData();
+    } catch {
+      return null;
+    }
     for (const [key, value] of form.entries()) if (typeof value === "string") fields[key] = value;
     return { json: false, fields, ipAddress };
   }

@@ -238,6 +238,28 @@ describe("organizations, projects and keys", () => {
     await expectError("POST", "/api/0/organizations/", 405, 'Method "POST" not allowed.', {});
     await expectError("DELETE", "/api/0/projects/default/default/keys/", 405, 'Method "DELETE" not allowed.');
   });
+
+  it("refuses a body over 1 MiB with 413, whether its length is declared or it is chunked, creating nothing", async () => {
+    const huge = JSON.stringify({ name: "x".repeat(1024 * 1024) });
+    await expectError("POST", "/api/0/projects/default/default/keys/", 413, "request body larger than 1048576 bytes", huge);
+    const chunks = [JSON.stringify({ name: "big" }).slice(0, -1), `, "pad": "${"y".repeat(1024 * 1024)}"}`];
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+        controller.close();
+      },
+    });
+    const response = await server.api("/api/0/projects/default/default/keys/", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: chunked,
+      duplex: "half",
+    } as RequestInit);
+    assert.equal(response.status, 413);
+    assert.deepEqual(await response.json(), { detail: "request body larger than 1048576 bytes" });
+    const keys = await ok<KeyJson[]>("GET", "/api/0/projects/default/default/keys/");
+    assert.equal(keys.some((key) => key.name === "big" || String(key.name).startsWith("xxx")), false);
+  });
 });
 
 describe("issues", () => {
