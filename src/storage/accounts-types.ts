@@ -185,6 +185,8 @@ export interface LoginThrottleRepo {
   /** The oldest failure at or after `since`, to tell the person when they may try again. */
   oldestSince(key: string, since: number): Promise<number | null>;
   clear(key: string): Promise<void>;
+  /** Removes one failure recorded for `key` at `at` (an attempt that did not turn out a failure). */
+  forgetOne(key: string, at: number): Promise<void>;
   deleteBefore(at: number): Promise<number>;
 }
 

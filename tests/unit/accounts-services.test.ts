@@ -152,6 +152,30 @@ describe("accounts services (SQLite)", () => {
       assert.equal(elsewhere.user.id, owner.id);
     });
 
+    it("lets no more than 5 of 30 simultaneous guesses reach the password check", async () => {
+      const results = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) => attempt("owner@example.com", `guess number ${i}`, `10.9.0.${i}`)),
+      );
+      const codes = results.map((result) => (result.status === "rejected" && result.reason instanceof AppError ? result.reason.code : "other"));
+      const checked = codes.filter((code) => code === "unauthorized").length;
+      assert.ok(checked <= 5, `${checked} guesses were checked`);
+      assert.equal(codes.filter((code) => code === "rate_limited").length, 30 - checked);
+      assert.equal(await storage.accounts.loginThrottle.countSince("email:owner@example.com", 0), checked, "refused attempts are not counted");
+    });
+
+    it("throttles guessing the current password through a password change", async () => {
+      for (let i = 0; i < 5; i += 1) {
+        await rejectsWith(changePassword(storage, owner, { currentPassword: `wrong ${i}`, newPassword: "a new password", now: NOW }), "bad_request", /current password is not correct/);
+      }
+      await rejectsWith(changePassword(storage, owner, { currentPassword: PASSWORD, newPassword: "a new password", now: NOW }), "rate_limited", /for this account\. Try again in 15 minutes/);
+      await rejectsWith(attempt("owner@example.com", PASSWORD, null), "rate_limited", /for this account/);
+    });
+
+    it("a successful login from an address does not count against that address", async () => {
+      await attempt("owner@example.com", PASSWORD, "10.7.7.7");
+      assert.equal(await storage.accounts.loginThrottle.countSince("ip:10.7.7.7", 0), 0);
+    });
+
     it("logs out everywhere", async () => {
       const first = await attempt("owner@example.com", PASSWORD, null);
       const second = await attempt("owner@example.com", PASSWORD, null);

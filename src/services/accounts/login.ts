@@ -4,7 +4,7 @@
  * window; while either is over its limit, even the right password is refused, with the wait named.
  */
 import { AppError } from "../../errors";
-import { verifyPassword } from "../../auth/password";
+import { hashPassword, verifyPassword } from "../../auth/password";
 import { digestOf, newSecret } from "../../auth/secrets";
 import type { LoginSession, Storage, User } from "../../storage/types";
 
@@ -30,40 +30,81 @@ export interface StartedSession {
 const accountKey = (email: string) => `email:${email.trim().toLowerCase()}`;
 const addressKey = (ip: string) => `ip:${ip}`;
 
-async function refuseWhileThrottled(storage: Storage, key: string, limit: number, now: number, who: string): Promise<void> {
+interface Reservation {
+  keys: { key: string; limit: number; who: string }[];
+  at: number;
+}
+
+/**
+ * Counts this attempt as a failure *before* the password is checked, so that attempts arriving
+ * together cannot all pass a count taken before any of them is recorded (500 parallel guesses would
+ * otherwise all get through). An attempt over a limit is refused and un-counted; one that succeeds
+ * is un-counted afterwards.
+ */
+async function reserveAttempt(storage: Storage, keys: Reservation["keys"], now: number): Promise<Reservation> {
+  const throttle = storage.accounts.loginThrottle;
+  for (const { key } of keys) await throttle.recordFailure(key, now);
   // A failure exactly LOGIN_WINDOW_MS old has left the window.
   const since = now - LOGIN_WINDOW_MS + 1;
-  const failures = await storage.accounts.loginThrottle.countSince(key, since);
-  if (failures < limit) return;
-  const oldest = (await storage.accounts.loginThrottle.oldestSince(key, since)) ?? now;
-  const waitSeconds = Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 1000));
-  const minutes = Math.ceil(waitSeconds / 60);
-  throw new AppError(
-    "rate_limited",
-    `Too many failed login attempts ${who}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    [],
-    waitSeconds,
-  );
+  for (const { key, limit, who } of keys) {
+    if ((await throttle.countSince(key, since)) <= limit) continue;
+    for (const reserved of keys) await throttle.forgetOne(reserved.key, now);
+    const oldest = (await throttle.oldestSince(key, since)) ?? now;
+    const waitSeconds = Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 1000));
+    const minutes = Math.ceil(waitSeconds / 60);
+    throw new AppError(
+      "rate_limited",
+      `Too many failed login attempts ${who}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      [],
+      waitSeconds,
+    );
+  }
+  return { keys, at: now };
+}
+
+async function releaseAttempt(storage: Storage, reservation: Reservation): Promise<void> {
+  for (const { key } of reservation.keys) await storage.accounts.loginThrottle.forgetOne(key, reservation.at);
+}
+
+/**
+ * Verifies a password against the account's hash — or, for an unknown account, against a fixed hash,
+ * so that the answer takes as long either way and does not reveal which addresses have accounts.
+ */
+let decoyHash: Promise<string> | null = null;
+async function passwordMatches(storage: Storage, user: User | null, password: string): Promise<boolean> {
+  const hash = user ? await storage.accounts.users.passwordHashOf(user.id) : null;
+  if (hash) return verifyPassword(password, hash);
+  decoyHash ??= hashPassword("periscope-decoy-password");
+  await verifyPassword(password, await decoyHash);
+  return false;
 }
 
 export async function login(storage: Storage, input: LoginInput): Promise<StartedSession> {
   const { now } = input;
   const email = input.email.trim().toLowerCase();
-  await refuseWhileThrottled(storage, accountKey(email), MAX_FAILURES_PER_ACCOUNT, now, "for this account");
-  if (input.ipAddress) {
-    await refuseWhileThrottled(storage, addressKey(input.ipAddress), MAX_FAILURES_PER_ADDRESS, now, "from your network address");
-  }
+  const keys = [{ key: accountKey(email), limit: MAX_FAILURES_PER_ACCOUNT, who: "for this account" }];
+  if (input.ipAddress) keys.push({ key: addressKey(input.ipAddress), limit: MAX_FAILURES_PER_ADDRESS, who: "from your network address" });
+  const reservation = await reserveAttempt(storage, keys, now);
   const user = await storage.accounts.users.getByEmail(email);
-  const hash = user ? await storage.accounts.users.passwordHashOf(user.id) : null;
-  const ok = user !== null && hash !== null && (await verifyPassword(input.password, hash));
-  if (!ok || !user) {
-    await storage.accounts.loginThrottle.recordFailure(accountKey(email), now);
-    if (input.ipAddress) await storage.accounts.loginThrottle.recordFailure(addressKey(input.ipAddress), now);
+  if (!user || !(await passwordMatches(storage, user, input.password))) {
+    // The reserved failures stay: they are this attempt's.
     throw new AppError("unauthorized", "The email address or password is not correct.");
   }
+  await releaseAttempt(storage, reservation);
   await storage.accounts.loginThrottle.clear(accountKey(email));
   await storage.accounts.users.recordLogin(user.id, now);
   return startSession(storage, user, now, input.sessionTtlMs);
+}
+
+/**
+ * Checks a signed-in person's current password (password change) under the same per-account throttle
+ * as login, so a borrowed session cannot guess it without limit.
+ */
+export async function confirmPassword(storage: Storage, user: User, password: string, now: number): Promise<boolean> {
+  const reservation = await reserveAttempt(storage, [{ key: accountKey(user.email), limit: MAX_FAILURES_PER_ACCOUNT, who: "for this account" }], now);
+  if (!(await passwordMatches(storage, user, password))) return false;
+  await releaseAttempt(storage, reservation);
+  return true;
 }
 
 export async function startSession(storage: Storage, user: User, now: number, ttlMs: number): Promise<StartedSession> {

@@ -1,7 +1,8 @@
 /** People: creating accounts (the first one at setup), and passwords. */
 import { z } from "zod";
 import { AppError } from "../../errors";
-import { hashPassword, passwordProblem, verifyPassword } from "../../auth/password";
+import { hashPassword, passwordProblem } from "../../auth/password";
+import { confirmPassword } from "./login";
 import type { Role } from "../../auth/scopes";
 import type { Member, Organization, Storage, User } from "../../storage/types";
 import { DEFAULT_TEAM_SLUG } from "../projects/ensure-defaults";
@@ -75,10 +76,9 @@ export async function resetPassword(storage: Storage, email: string, password: s
 export async function changePassword(
   storage: Storage,
   user: User,
-  input: { currentPassword: string; newPassword: string; keepSessionId?: string },
+  input: { currentPassword: string; newPassword: string; keepSessionId?: string; now?: number },
 ): Promise<void> {
-  const hash = await storage.accounts.users.passwordHashOf(user.id);
-  if (!hash || !(await verifyPassword(input.currentPassword, hash))) {
+  if (!(await confirmPassword(storage, user, input.currentPassword, input.now ?? Date.now()))) {
     throw new AppError("bad_request", "the current password is not correct");
   }
   const problem = passwordProblem(input.newPassword);

@@ -359,5 +359,19 @@ export function accountsContract(engine: string, factory: EngineFactory): void {
       assert.equal(await throttle.countSince("email:ada@example.com", 0), 0);
       assert.equal(await throttle.countSince("ip:203.0.113.9", 0), 1);
     });
+
+    it("forgets exactly one failure of a key at a time", async () => {
+      const throttle = storage.accounts.loginThrottle;
+      await throttle.recordFailure("ip:198.51.100.4", NOW);
+      await throttle.recordFailure("ip:198.51.100.4", NOW);
+      await throttle.recordFailure("ip:198.51.100.4", NOW - 1);
+      await throttle.recordFailure("ip:198.51.100.5", NOW);
+      await throttle.forgetOne("ip:198.51.100.4", NOW);
+      assert.equal(await throttle.countSince("ip:198.51.100.4", 0), 2);
+      assert.equal(await throttle.oldestSince("ip:198.51.100.4", 0), NOW - 1);
+      await throttle.forgetOne("ip:198.51.100.4", NOW + 5);
+      assert.equal(await throttle.countSince("ip:198.51.100.4", 0), 2, "nothing at that time: nothing forgotten");
+      assert.equal(await throttle.countSince("ip:198.51.100.5", 0), 1, "other keys untouched");
+    });
   });
 }

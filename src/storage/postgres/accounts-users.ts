@@ -142,6 +142,12 @@ export function postgresLoginThrottle(db: PgDb): LoginThrottleRepo {
     async clear(key) {
       await db.query("DELETE FROM login_failures WHERE key = $1", [key]);
     },
+    async forgetOne(key, at) {
+      await db.query(
+        "DELETE FROM login_failures WHERE ctid = (SELECT ctid FROM login_failures WHERE key = $1 AND at = $2 LIMIT 1)",
+        [key, at],
+      );
+    },
     async deleteBefore(at) {
       return affected(db, "DELETE FROM login_failures WHERE at < $1", [at]);
     },

@@ -137,6 +137,9 @@ export function sqliteLoginThrottle(db: Db): LoginThrottleRepo {
   );
   const clear = db.prepare<[string]>("DELETE FROM login_failures WHERE key = ?");
   const removeBefore = db.prepare<[number]>("DELETE FROM login_failures WHERE at < ?");
+  const removeOne = db.prepare<[string, number]>(
+    "DELETE FROM login_failures WHERE rowid = (SELECT rowid FROM login_failures WHERE key = ? AND at = ? LIMIT 1)",
+  );
   return {
     async recordFailure(key, at) {
       insert.run(key, at);
@@ -149,6 +152,9 @@ export function sqliteLoginThrottle(db: Db): LoginThrottleRepo {
     },
     async clear(key) {
       clear.run(key);
+    },
+    async forgetOne(key, at) {
+      removeOne.run(key, at);
     },
     async deleteBefore(at) {
       return removeBefore.run(at).changes;
