@@ -4,6 +4,7 @@
  * storing it as a tag lets an operator find the event from that digest (search `digest:<value>`).
  */
 import type { Instrumentation } from "next";
+import { scrubInviteSecrets } from "./src/monitoring/scrub-secrets";
 import { peekRuntime } from "./src/runtime";
 
 export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
@@ -13,7 +14,7 @@ export const onRequestError: Instrumentation.onRequestError = async (error, requ
   await runtime.captureServerException(error, {
     mechanism: "next.onRequestError",
     digest,
-    path: request.path.split("?")[0],
+    path: scrubInviteSecrets(request.path.split("?")[0] ?? ""),
     method: request.method,
     routePath: context.routePath,
     routeType: context.routeType,

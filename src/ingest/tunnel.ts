@@ -15,6 +15,7 @@ import { parseDsn, type Credentials, type Dsn } from "./auth";
 import { readBody } from "./body";
 import { parseEnvelope, readEnvelopeHeader } from "./envelope";
 import type { Processed } from "./pipeline";
+import { scrubInviteSecretsInEnvelope } from "../monitoring/scrub-secrets";
 import type { IngestRoute } from "./route";
 
 export type TunnelResult =
@@ -63,7 +64,7 @@ function hostOf(dsn: Dsn): string {
 
 export async function tunnel(req: IncomingMessage, route: IngestRoute, deps: IngestDeps): Promise<TunnelResult> {
   const target = targetOf(route.query);
-  const body = await readBody(req, deps.config.limits);
+  const body = scrubInviteSecretsInEnvelope(await readBody(req, deps.config.limits));
   if (body.length === 0) throw new AppError("bad_request", "empty request body");
   const { raw, dsn } = dsnOf(readEnvelopeHeader(body));
   if (dsn.projectId !== target.p) {

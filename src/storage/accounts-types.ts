@@ -93,6 +93,11 @@ export interface UserRepo {
   count(): Promise<number>;
   /** Throws AppError("conflict") when the email is taken. */
   create(input: { email: string; name: string; passwordHash: string }): Promise<User>;
+  /**
+   * The first account: created only while no user exists at all, atomically (two setup requests
+   * racing on a fresh install cannot both succeed); null when some user already exists.
+   */
+  createFirst(input: { email: string; name: string; passwordHash: string }): Promise<User | null>;
   getById(id: string): Promise<User | null>;
   getByEmail(email: string): Promise<User | null>;
   list(): Promise<User[]>;

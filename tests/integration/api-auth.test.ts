@@ -136,10 +136,15 @@ describe("authentication", () => {
     await expectRefusal(f.sessions.member, "DELETE", `/api/0/api-tokens/${id}/`, 404, "token not found");
   });
 
-  it("lets a token revoke itself, but not mint new tokens", async () => {
+  it("lets a token see and revoke only itself, and not mint new tokens", async () => {
+    const sibling = await server.withStorage((storage) => tokenOf(storage, f.users.admin, ["event:read"]));
     const asToken = await server.withStorage((storage) => tokenOf(storage, f.users.admin, ["project:read"]));
-    assert.ok(asToken.kind === "token");
+    assert.ok(asToken.kind === "token" && sibling.kind === "token");
     await expectRefusal(asToken, "POST", "/api/0/api-tokens/", 403, "This endpoint needs a signed-in session: API tokens cannot use it", { name: "x", scopes: ["org:admin"] });
+    const listed = await request(server, asToken, "GET", "/api/0/api-tokens/");
+    assert.deepStrictEqual((listed.body as { id: string }[]).map((token) => token.id), [asToken.tokenId]);
+    await expectRefusal(asToken, "DELETE", `/api/0/api-tokens/${sibling.tokenId}/`, 404, "token not found");
+    assert.equal((await request(server, sibling, "GET", `/api/0/organizations/default/projects/`)).status, 403, "the sibling still works (and lacks project:read)");
     assert.equal((await request(server, asToken, "DELETE", `/api/0/api-tokens/${asToken.tokenId}/`)).status, 204);
     await expectRefusal(asToken, "GET", "/api/0/api-tokens/", 401, INVALID_TOKEN);
   });

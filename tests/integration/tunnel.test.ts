@@ -73,6 +73,33 @@ describe("tunnel: this region", () => {
     }
   });
 
+  it("masks invite secrets in page URLs before storing, keeping declared item lengths valid", async () => {
+    const secret = "ab".repeat(32);
+    const eventId = "f".repeat(31) + "1";
+    const payload = JSON.stringify({
+      event_id: eventId,
+      platform: "javascript",
+      message: "invite page failed",
+      request: { url: `${server.baseUrl}/invite/${secret}` },
+      breadcrumbs: [{ category: "navigation", data: { from: "/", to: `/invite/${secret}` } }],
+    });
+    const body = [
+      JSON.stringify({ event_id: eventId, dsn: internal.dsn }),
+      JSON.stringify({ type: "event", length: Buffer.byteLength(payload) }),
+      payload,
+    ].join("\n");
+    const response = await tunnelPost(server, `o=${internal.organizationId}&p=${internal.projectId}`, body);
+    assert.deepEqual({ status: response.status, body: await response.json() }, { status: 200, body: { id: eventId } });
+    const stored = await server.api(`/api/0/projects/default/periscope/events/${eventId}/`);
+    const text = await stored.text();
+    assert.equal(stored.status, 200, text);
+    assert.equal(text.includes(secret), false, "the secret is stored nowhere in the event");
+    const masked = `/invite/${"[Filtered]".padEnd(64, "*")}`;
+    const event = JSON.parse(text) as { entries: { type: string; data: { url?: string } }[] };
+    assert.equal(event.entries.find((entry) => entry.type === "request")?.data.url, `${server.baseUrl}${masked}`);
+    assert.ok(text.includes(masked), "breadcrumbs carry the masked path");
+  });
+
   it("refuses a URL without o or p, with repeated or malformed values, or header-injection attempts", async () => {
     const { body } = envelopeFor(internal.dsn);
     await expectRefusal(await tunnelPost(server, `p=${internal.projectId}`, body), 400, "invalid tunnel URL: both 'o' and 'p' are required");

@@ -54,8 +54,11 @@ export async function createOwner(
   input: NewUserInput,
   origin: { via: "setup"; ipAddress: string | null } | { via: "environment" },
 ): Promise<User> {
-  if (!(await needsSetup(storage))) throw new AppError("conflict", "setup is already complete: an account exists; sign in instead");
-  const user = await createUser(storage, input);
+  const alreadyDone = () => new AppError("conflict", "setup is already complete: an account exists; sign in instead");
+  if (!(await needsSetup(storage))) throw alreadyDone();
+  const { email, name, password } = parseNewUser(input);
+  const user = await storage.accounts.users.createFirst({ email, name, passwordHash: await hashPassword(password) });
+  if (!user) throw alreadyDone();
   const actor = origin.via === "environment" ? SYSTEM_ACTOR : actorOf(user, origin.ipAddress);
   await addMember(storage, actor, organization, user, "owner");
   return user;

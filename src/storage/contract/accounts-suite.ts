@@ -60,6 +60,23 @@ export function accountsContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(await users.getById(bob.id), bob);
     });
 
+    it("creates the first user only while there is none, even when asked several times at once", async () => {
+      assert.equal(await storage.accounts.users.createFirst({ email: "late@example.com", name: "Late", passwordHash: "$argon2id$x" }), null);
+      assert.equal(await storage.accounts.users.count(), 2);
+      const fresh = await factory.create();
+      try {
+        const attempts = await Promise.all(
+          ["a", "b", "c", "d"].map((who) => fresh.accounts.users.createFirst({ email: `${who}@First.example`, name: who, passwordHash: "$argon2id$x" })),
+        );
+        const created = attempts.filter((user) => user !== null);
+        assert.equal(created.length, 1);
+        assert.equal(await fresh.accounts.users.count(), 1);
+        assert.match(created[0]!.email, /^[abcd]@first\.example$/);
+      } finally {
+        await factory.destroy(fresh);
+      }
+    });
+
     it("finds login sessions by token digest until they expire, and logs out everywhere", async () => {
       const sessions = storage.accounts.loginSessions;
       const first = await sessions.create({ userId: ada.id, tokenHash: "a".repeat(64), csrfToken: "csrf-1", expiresAt: NOW + HOUR });

@@ -32,6 +32,19 @@ export function postgresUsers(db: PgDb): UserRepo {
         rethrowConstraint(error, constraintKind(error), { unique: `a user with the email ${normalEmail(email)} already exists` });
       }
     },
+    async createFirst({ email, name, passwordHash }) {
+      // Under READ COMMITTED two "insert if none" statements could both see an empty table: the lock
+      // (which conflicts with itself, not with readers) makes the second wait and then see the first.
+      return db.transaction(async (tx) => {
+        await tx.query("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE");
+        const [row] = await tx.query<UserRow>(
+          `INSERT INTO users (email, name, password_hash, date_created) SELECT $1, $2, $3, $4
+           WHERE NOT EXISTS (SELECT 1 FROM users) RETURNING ${USER_COLUMNS}`,
+          [normalEmail(email), name, passwordHash, Date.now()],
+        );
+        return row ? toUser(row) : null;
+      });
+    },
     async getById(id) {
       const [row] = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [rowIdOf(id)]);
       return row ? toUser(row) : null;

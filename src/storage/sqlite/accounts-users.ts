@@ -22,6 +22,10 @@ export function sqliteUsers(db: Db): UserRepo {
   const insert = db.prepare<[string, string, string, number], UserRow>(
     `INSERT INTO users (email, name, password_hash, date_created) VALUES (?, ?, ?, ?) RETURNING ${USER_COLUMNS}`,
   );
+  // One statement, and SQLite has one writer: the check and the insert cannot interleave with another.
+  const insertFirst = db.prepare<[string, string, string, number], UserRow>(
+    `INSERT INTO users (email, name, password_hash, date_created) SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM users) RETURNING ${USER_COLUMNS}`,
+  );
   const byId = db.prepare<[Id], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`);
   const byEmail = db.prepare<[string], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email = ?`);
   const all = db.prepare<[], UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id`);
@@ -38,6 +42,10 @@ export function sqliteUsers(db: Db): UserRepo {
       } catch (error) {
         rethrowConstraint(error, constraintKind(error), { unique: `a user with the email ${normalEmail(email)} already exists` });
       }
+    },
+    async createFirst({ email, name, passwordHash }) {
+      const row = insertFirst.get(normalEmail(email), name, passwordHash, Date.now());
+      return row ? toUser(row) : null;
     },
     async getById(id) {
       const row = byId.get(rowIdOf(id));

@@ -7,9 +7,13 @@ import { createApiToken, newTokenInput } from "@/src/services/accounts/tokens";
 
 export const dynamic = "force-dynamic";
 
-/** The caller's own tokens, newest first; the secret itself is never listed. */
+/**
+ * The caller's own tokens, newest first; the secret itself is never listed. Called with a token, it
+ * lists only that token: a token does not reveal its owner's other tokens.
+ */
 export const GET = userRoute("GET /api/0/api-tokens/", async (_request, _params, { runtime, principal }) => {
-  const tokens = await runtime.storage.accounts.tokens.listForUser(principal.user.id);
+  const all = await runtime.storage.accounts.tokens.listForUser(principal.user.id);
+  const tokens = principal.kind === "token" ? all.filter((token) => token.id === principal.token.id) : all;
   return json(tokens.sort((a, b) => b.dateCreated - a.dateCreated || Number(b.id) - Number(a.id)).map(serializeApiToken));
 });
 
