@@ -200,3 +200,6 @@ export const toAuditEntry = (row: AuditRow): AuditEntry => ({
   ipAddress: row.ip_address,
   dateCreated: row.date_created,
 });
+
+/** Raised by both engines when a role change or removal would leave an organisation without an owner. */
+export const LAST_OWNER_MESSAGE = "The organization must keep at least one owner: transfer ownership first";

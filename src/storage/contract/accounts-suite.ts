@@ -164,6 +164,18 @@ export function accountsContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(await members.listForUser(bob.id), [elsewhere]);
     });
 
+    it("never leaves an organisation without an owner, even when two owners demote and remove each other at once", async () => {
+      const { members } = storage.accounts;
+      const first = await members.add({ organizationId: acme.id, userId: ada.id, role: "owner" });
+      await assert.rejects(members.setRole(first.id, "admin"), isAppError("conflict", /at least one owner/));
+      await assert.rejects(members.remove(first.id), isAppError("conflict", /at least one owner/));
+      assert.deepEqual(await members.setRole(first.id, "owner"), first, "an owner staying owner is no loss");
+      const second = await members.add({ organizationId: acme.id, userId: bob.id, role: "owner" });
+      const results = await Promise.allSettled([members.setRole(first.id, "admin"), members.remove(second.id)]);
+      assert.equal(results.filter((result) => result.status === "fulfilled").length, 1);
+      assert.equal(await members.countOwners(acme.id), 1);
+    });
+
     it("transfers ownership in one step, and refuses members of different organisations", async () => {
       const { members } = storage.accounts;
       const owner = await members.add({ organizationId: acme.id, userId: ada.id, role: "owner" });

@@ -14,13 +14,30 @@ import {
   type TeamRow,
 } from "../account-rows";
 import type { MemberRepo, TeamRepo } from "../accounts-types";
-import { affected, constraintKind, type PgDb } from "./db";
+import { LAST_OWNER_MESSAGE } from "../account-rows";
+import { affected, constraintKind, type PgDb, type Queryable } from "./db";
 
 export function postgresMembers(db: PgDb): MemberRepo {
   const one = async (sql: string, params: readonly (string | number | null)[]) => {
     const [row] = await db.query<MemberRow>(sql, params);
     return row ? toMember(row) : null;
   };
+  /**
+   * Locks the organisation's owner rows before counting them: two concurrent changes (each removing
+   * "the other" owner) then run one after the other, and the second sees the first's result.
+   */
+  const changeKeepingAnOwner = <T>(memberId: string, losesOwner: boolean, change: (tx: Queryable) => Promise<T>): Promise<T> =>
+    db.transaction(async (tx) => {
+      const [member] = await tx.query<{ organization_id: number; role: string }>("SELECT organization_id, role FROM members WHERE id = $1", [rowIdOf(memberId)]);
+      if (member && losesOwner && member.role === "owner") {
+        const owners = await tx.query<{ id: number }>(
+          "SELECT id FROM members WHERE organization_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE",
+          [member.organization_id],
+        );
+        if (owners.length <= 1) throw new AppError("conflict", LAST_OWNER_MESSAGE);
+      }
+      return change(tx);
+    });
   return {
     async add({ organizationId, userId, role }) {
       try {
@@ -50,11 +67,14 @@ export function postgresMembers(db: PgDb): MemberRepo {
       return (await db.query<MemberRow>(`SELECT ${MEMBER_COLUMNS} FROM members WHERE user_id = $1 ORDER BY id`, [rowIdOf(userId)])).map(toMember);
     },
     async setRole(memberId, role) {
-      return one(`UPDATE members SET role = $1 WHERE id = $2 RETURNING ${MEMBER_COLUMNS}`, [role, rowIdOf(memberId)]);
+      return changeKeepingAnOwner(memberId, role !== "owner", async (tx) => {
+        const [row] = await tx.query<MemberRow>(`UPDATE members SET role = $1 WHERE id = $2 RETURNING ${MEMBER_COLUMNS}`, [role, rowIdOf(memberId)]);
+        return row ? toMember(row) : null;
+      });
     },
     async remove(memberId) {
       // Team memberships go with the member (ON DELETE CASCADE).
-      await db.query("DELETE FROM members WHERE id = $1", [rowIdOf(memberId)]);
+      await changeKeepingAnOwner(memberId, true, (tx) => tx.query("DELETE FROM members WHERE id = $1", [rowIdOf(memberId)]));
     },
     async countOwners(organizationId) {
       const [row] = await db.query<{ n: number }>(

@@ -13,6 +13,7 @@ import {
   type MemberWithUserRow,
   type TeamRow,
 } from "../account-rows";
+import { LAST_OWNER_MESSAGE } from "../account-rows";
 import type { MemberRepo, TeamRepo } from "../accounts-types";
 import { constraintKind, type Db } from "./db";
 
@@ -30,6 +31,17 @@ export function sqliteMembers(db: Db): MemberRepo {
   // Team memberships go with the member (ON DELETE CASCADE).
   const remove = db.prepare<[Id]>("DELETE FROM members WHERE id = ?");
   const owners = db.prepare<[Id], { n: number }>("SELECT COUNT(*) AS n FROM members WHERE organization_id = ? AND role = 'owner'");
+  /** Check and change in one immediate transaction, so no two changes can both remove "the other" owner. */
+  const changeKeepingAnOwner = <T>(memberId: string, losesOwner: boolean, change: () => T): T =>
+    db
+      .transaction(() => {
+        const member = byId.get(rowIdOf(memberId));
+        if (member && losesOwner && member.role === "owner" && owners.get(member.organization_id)!.n <= 1) {
+          throw new AppError("conflict", LAST_OWNER_MESSAGE);
+        }
+        return change();
+      })
+      .immediate();
   const transfer = db.transaction((from: Id, to: Id) => {
     const [giver, taker] = [byId.get(from), byId.get(to)];
     if (!giver || !taker) throw new AppError("not_found", "no such member");
@@ -63,11 +75,13 @@ export function sqliteMembers(db: Db): MemberRepo {
       return forUser.all(rowIdOf(userId)).map(toMember);
     },
     async setRole(memberId, role) {
-      const row = setRole.get(role, rowIdOf(memberId));
-      return row ? toMember(row) : null;
+      return changeKeepingAnOwner(memberId, role !== "owner", () => {
+        const row = setRole.get(role, rowIdOf(memberId));
+        return row ? toMember(row) : null;
+      });
     },
     async remove(memberId) {
-      remove.run(rowIdOf(memberId));
+      changeKeepingAnOwner(memberId, true, () => remove.run(rowIdOf(memberId)));
     },
     async countOwners(organizationId) {
       return owners.get(rowIdOf(organizationId))!.n;
