@@ -24,6 +24,7 @@ import { dsnFor } from "./src/services/projects/dsn";
 import { ensureMonitoringProject } from "./src/services/monitoring/ensure-monitoring-project";
 import { ensureDefaults } from "./src/services/projects/ensure-defaults";
 import { createOwner, needsSetup } from "./src/services/accounts/users";
+import { newSecret } from "./src/auth/secrets";
 import { CLIENT_IP_HEADER, clientIpOf } from "./src/ingest/client-ip";
 import { createStorage } from "./src/storage";
 
@@ -50,6 +51,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   const storage = await createStorage(config, logger);
   const defaults = await ensureDefaults(storage);
   const monitoringProject = await ensureMonitoringProject(storage, defaults.organization);
+  const setupToken = newSecret();
   const bootstrap = config.auth.bootstrapAdmin;
   if (bootstrap && (await needsSetup(storage))) {
     try {
@@ -124,6 +126,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     storage,
     publicUrl: url,
     invalidateKeys: () => keys.invalidate(),
+    setupToken,
     monitoring: monitoringSetup(config, { organization: defaults.organization, ...monitoringProject }, url, release),
     captureServerException,
   });
@@ -136,7 +139,9 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
 
   logger.info(`Periscope is running at ${url}`);
   logger.info(`Default project DSN: ${dsnFor(url, defaults.key)}`);
-  if (await needsSetup(storage)) logger.info(`No account exists yet: open ${url}/setup to create the owner account`);
+  if (await needsSetup(storage)) {
+    logger.info(`No account exists yet: open ${url}/setup?token=${setupToken} to create the owner account`);
+  }
 
   let stopping: Promise<void> | null = null;
   const stop = () => {

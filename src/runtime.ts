@@ -18,6 +18,12 @@ export interface Runtime {
   invalidateKeys(): void;
   /** The UI's own SDK settings (DSN, tunnel); null when self-monitoring is off. */
   monitoring: MonitoringSetup | null;
+  /**
+   * While no account exists: the secret in the setup link this process printed at start. Only that
+   * link opens the setup page, so whoever reaches a fresh server first over the network cannot make
+   * themselves its owner.
+   */
+  setupToken: string;
   /** Records a server-side exception in self-monitoring; resolves to the event id when stored. */
   captureServerException: CaptureServerException;
 }

@@ -13,6 +13,7 @@ export const FORM_PROBLEMS = {
   invite_email: "This invite is for another email address.",
   member: "You are already a member of this organization.",
   invite: "This invite link is not valid, has expired or has already been used.",
+  setup_token: "This setup link is not the one the server printed: open the link from the server console.",
 } as const;
 export type FormProblem = keyof typeof FORM_PROBLEMS;
 

@@ -74,10 +74,25 @@ after(async () => {
 
 describe("accounts in Chromium", () => {
   test("the first visit leads to the setup page, which creates the owner and signs them in", { timeout: 60_000 }, async () => {
-    assert.match(server.output(), new RegExp(`open ${server.baseUrl}/setup to create the owner account`));
+    assert.match(server.setupUrl, new RegExp(`^${server.baseUrl}/setup\\?token=[0-9a-f]{64}$`));
     const { page } = owner;
     await page.goto(`${server.baseUrl}/organizations/default/issues`);
     assert.equal(new URL(page.url()).pathname, "/setup");
+    // Without the printed link's token the page offers no form, and the endpoint refuses.
+    await page.getByTestId("setup-link-needed").waitFor();
+    assert.equal(await page.getByTestId("setup-form").count(), 0);
+    for (const token of [undefined, "0".repeat(64)]) {
+      const refused = await fetch(`${server.baseUrl}/auth/setup`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "mallory@periscope.test", password: "takeover-attempt", token }),
+      });
+      assert.deepEqual({ status: refused.status, body: await refused.json() }, {
+        status: 403,
+        body: { detail: "The setup token is missing or wrong: use the setup link printed in the server console." },
+      });
+    }
+    await page.goto(server.setupUrl);
 
     await page.getByLabel("Your name").fill(OWNER.name);
     await page.getByLabel("Email").fill(OWNER.email);
@@ -367,7 +382,7 @@ describe("session expiry", () => {
       const setup = await fetch(`${short.baseUrl}/auth/setup`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: OWNER.email, name: OWNER.name, password: OWNER.password }),
+        body: JSON.stringify({ email: OWNER.email, name: OWNER.name, password: OWNER.password, token: short.setupToken }),
       });
       assert.equal(setup.status, 200);
       assert.equal(((await setup.json()) as { organization: string }).organization, "default");

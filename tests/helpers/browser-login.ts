@@ -39,6 +39,10 @@ export async function sessionCookie(baseUrl: string, email = ADMIN_EMAIL, passwo
 
 export interface FreshServer {
   baseUrl: string;
+  /** The setup link the server printed (with its one-time token). */
+  setupUrl: string;
+  /** The token of that link. */
+  setupToken: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -57,13 +61,14 @@ export async function startServerWithoutOwner(env: Record<string, string> = {}):
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const { baseUrl, setupUrl } = await new Promise<{ baseUrl: string; setupUrl: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
     child.stdout.on("data", () => {
       const url = /Periscope is running at (\S+)/.exec(output)?.[1];
-      if (url && /No account exists yet/.test(output)) {
+      const setup = /No account exists yet: open (\S+) to create the owner account/.exec(output)?.[1];
+      if (url && setup) {
         clearTimeout(timer);
-        resolve(url);
+        resolve({ baseUrl: url, setupUrl: setup });
       }
     });
     child.once("exit", (code) => {
@@ -73,6 +78,8 @@ export async function startServerWithoutOwner(env: Record<string, string> = {}):
   });
   return {
     baseUrl,
+    setupUrl,
+    setupToken: new URL(setupUrl).searchParams.get("token") ?? "",
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
