@@ -252,6 +252,12 @@ const CASES: Record<RouteKey, RouteCase> = {
     check: (answer, principal) => {
       const listed = answer.body as Record<string, unknown>[];
       assert.ok(listed.every((token) => !("token" in token) && typeof token.tokenLastCharacters === "string"));
+      if (principal.tokenScopes(ROUTES["GET /api/0/api-tokens/"]) !== null) {
+        // Called with a token: that token alone, never its owner's others.
+        assert.equal(listed.length, 1);
+        assert.notEqual(listed[0]?.name, "tests");
+        return;
+      }
       // Only the caller's own tokens: the server's "tests" token is the bootstrapped owner's.
       assert.equal(listed.some((token) => token.name === "tests"), principal.person === "owner");
     },
@@ -279,6 +285,8 @@ function expectedStatus(key: RouteKey, principal: Principal): number {
   if (rule.level === "user") {
     if (tokenScopes !== null && rule.sessionOnly) return 403;
     if (tokenScopes !== null && rule.scope !== null && !allows(new Set(tokenScopes), rule.scope)) return 403;
+    // A token may revoke only itself; the case revokes a sibling token of the same person.
+    if (tokenScopes !== null && key === "DELETE /api/0/api-tokens/{tokenId}/") return 404;
     return routeCase.success;
   }
   if (principal.role === null) return 404;
