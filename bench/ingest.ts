@@ -103,8 +103,11 @@ async function sqliteTarget(): Promise<EngineTarget> {
     env: { DATA_DIR: dataDir },
     async verify(acceptedIds) {
       const db = new Database(path.join(dataDir, "periscope.sqlite"), { readonly: true });
-      const has = db.prepare<[string], { n: number }>("SELECT 1 AS n FROM events WHERE event_id = ?");
-      const missing = acceptedIds.filter((id) => !has.get(id)).length;
+      // One pass over the stored ids: a lookup per id by event_id alone cannot use the (project_id,
+      // event_id) key and scanned the table once per id (minutes after a 60 s run).
+      const rows = db.prepare<[], { event_id: string }>("SELECT event_id FROM events").all();
+      const storedIds = new Set(rows.map((row) => row.event_id));
+      const missing = acceptedIds.filter((id) => !storedIds.has(id)).length;
       const stored = (db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n;
       const issues = (db.prepare("SELECT COUNT(*) AS n FROM issues").get() as { n: number }).n;
       db.close();
