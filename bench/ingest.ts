@@ -1,10 +1,12 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --mix errors|realistic --rate N --warmup 3]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --mix errors|realistic --rate N --warmup 3 --idle 10]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
  * ratio: Periscope's durable events/s over the bare server's requests/s, one row per storage engine.
  * Afterwards every acknowledged event id is looked up in the database, so "accepted" means committed.
+ * Periscope is started as `npm start` runs it (scripts/start.mjs), and its idle RSS is read `--idle`
+ * seconds after it is ready, before any load.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({
     rate: { type: "string" },
     warmup: { type: "string", default: "3" },
     issues: { type: "string", default: "2000" },
+    idle: { type: "string", default: "10" },
   },
 });
 const DATABASE_URL =
@@ -51,11 +54,13 @@ function startProcess(argv: string[], env: Record<string, string>, ready: RegExp
   });
 }
 
-function peakRssMb(pid: number): number {
+function statusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return kb / 1024;
 }
+
+const peakRssMb = (pid: number) => statusMb(pid, "VmHWM");
 
 async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -63,7 +68,7 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-function row(name: string, result: LoadResult, rssMb: number, durable: number | null) {
+function row(name: string, result: LoadResult, rssMb: number, durable: number | null, idleRssMb: number | null) {
   return {
     server: name,
     "sent/s": Math.round(result.sent / result.seconds),
@@ -73,6 +78,7 @@ function row(name: string, result: LoadResult, rssMb: number, durable: number | 
     "p50 ms": percentile(result.latenciesMs, 50).toFixed(1),
     "p99 ms": percentile(result.latenciesMs, 99).toFixed(1),
     "peak RSS MB": Math.round(rssMb),
+    "idle RSS MB": idleRssMb === null ? "-" : Math.round(idleRssMb),
   };
 }
 
@@ -97,8 +103,11 @@ async function sqliteTarget(): Promise<EngineTarget> {
     env: { DATA_DIR: dataDir },
     async verify(acceptedIds) {
       const db = new Database(path.join(dataDir, "periscope.sqlite"), { readonly: true });
-      const has = db.prepare<[string], { n: number }>("SELECT 1 AS n FROM events WHERE event_id = ?");
-      const missing = acceptedIds.filter((id) => !has.get(id)).length;
+      // One pass over the stored ids: a lookup per id by event_id alone cannot use the (project_id,
+      // event_id) key and scanned the table once per id (minutes after a 60 s run).
+      const rows = db.prepare<[], { event_id: string }>("SELECT event_id FROM events").all();
+      const storedIds = new Set(rows.map((row) => row.event_id));
+      const missing = acceptedIds.filter((id) => !storedIds.has(id)).length;
       const stored = (db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n;
       const issues = (db.prepare("SELECT COUNT(*) AS n FROM issues").get() as { n: number }).n;
       db.close();
@@ -194,16 +203,19 @@ async function main() {
   await stop(baseline.child);
   const baselineRate = baselineResult.sent / baselineResult.seconds;
 
-  const rows = [row("bare node:http", baselineResult, baselineRss, null)];
+  const rows = [row("bare node:http", baselineResult, baselineRss, null, null)];
   const summaries: string[] = [];
   for (const engine of selected) {
     const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
     try {
       const periscope = await startProcess(
-        ["--import", "tsx", "server.ts"],
+        ["scripts/start.mjs"],
         { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", ...target.env },
         /Default project DSN: (\S+)/,
       );
+      // Idle RSS after start: what the process holds before it has seen any traffic.
+      await new Promise((resolve) => setTimeout(resolve, Number(args.idle) * 1000));
+      const idleRss = statusMb(periscope.child.pid!, "VmRSS");
       const dsn = new URL(periscope.match[1]!);
       const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
       // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
@@ -214,7 +226,7 @@ async function main() {
       await stop(periscope.child);
       const { stored, issues, missing } = await target.verify(result.acceptedIds);
       // Durable = events of the measured run that were acknowledged and found stored (warm-up excluded).
-      rows.push(row(`periscope (${engine})`, result, rss, result.acceptedIds.length - missing));
+      rows.push(row(`periscope (${engine})`, result, rss, result.acceptedIds.length - missing, idleRss));
       const ratio = result.accepted / result.seconds / baselineRate;
       summaries.push(
         `${engine}: ratio durable/s ÷ bare node:http req/s ${ratio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,

@@ -54,7 +54,9 @@ interface Coding {
 
 /** The codings to undo, in the order to undo them (the reverse of the order they were applied). */
 function contentCodings(header: string | undefined): Coding[] {
-  const names = (header ?? "")
+  // Most SDKs send no Content-Encoding: skip splitting an empty header.
+  if (header === undefined) return [];
+  const names = header
     .split(",")
     .map((token) => token.trim().toLowerCase())
     .filter((token) => !identity.has(token));

@@ -4,7 +4,7 @@ import type { ServerResponse } from "node:http";
  * As Relay serves them (sentry-protocol.md §3.3). Without the expose list browsers hide
  * X-Sentry-Rate-Limits and Retry-After from the SDK and its rate limiting silently stops working.
  */
-const CORS_HEADERS: Record<string, string> = {
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "POST",
   "Access-Control-Allow-Headers":

@@ -66,6 +66,8 @@ function readJsonObject(body: Buffer, offset: number, what: string): { value: Js
   while (isJsonWhitespace(body[start])) start++;
   if (start >= body.length) throw new FramingError(`${what}: unexpected end of file`);
   if (body[start] !== 0x7b) throw new FramingError(`${what}: header is not a JSON object`);
+  const fast = wholeLineObject(body, start);
+  if (fast) return fast;
   let depth = 0;
   let inString = false;
   let end = -1;
@@ -90,6 +92,23 @@ function readJsonObject(body: Buffer, offset: number, what: string): { value: Js
   }
   if (end < body.length && body[end] !== NEWLINE) throw new FramingError(`${what}: missing newline after header`);
   return { value: value as JsonObject, end };
+}
+
+/**
+ * The common case, without the byte-by-byte scan: the header is the whole line and ends with `}`.
+ * A line that parses as JSON and ends with the brace has that brace as its object's end, so this
+ * finds what the scan would; anything else (a multi-line header, bad UTF-8, invalid JSON) returns
+ * null and the scan decides, with its precise error.
+ */
+function wholeLineObject(body: Buffer, start: number): { value: JsonObject; end: number } | null {
+  const newline = body.indexOf(NEWLINE, start);
+  const end = newline < 0 ? body.length : newline;
+  if (body[end - 1] !== 0x7d) return null;
+  try {
+    return { value: JSON.parse(utf8.decode(body.subarray(start, end))) as JsonObject, end };
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * custom fingerprint → stack trace → exception type and value → message → fallback. The hash covers
  * the config family, the strategy and its components, so two strategies never collide.
  */
-import { createHash } from "node:crypto";
+import { hash as digest } from "node:crypto";
 import type { ExceptionValue, GroupingResult, IssueMetadata, NormalizedEvent } from "./types";
 import { cleanFunction, crashFrame, frameKey, groupingMessage, isInternalFrame, parameterize, type DefaultGrouping } from "./grouping-components";
 import { resolveFingerprint } from "./grouping-fingerprint";
@@ -23,7 +23,8 @@ export function groupEvent(event: NormalizedEvent): GroupingResult {
   const byDefault = defaultGrouping(event);
   const custom = resolveFingerprint(event, byDefault);
   const { strategy, components } = custom ? { strategy: "fingerprint" as const, components: custom } : byDefault;
-  const hash = createHash("md5").update(JSON.stringify([CONFIG_FAMILY, strategy, components])).digest("hex");
+  // The one-shot digest: createHash builds a Hash stream object per event for a single update.
+  const hash = digest("md5", JSON.stringify([CONFIG_FAMILY, strategy, components]), "hex");
   return { hash, strategy, config: GROUPING_CONFIG, ...describe(event) };
 }
 

@@ -212,6 +212,22 @@ export function fingerprintOf(raw: unknown, notes: Notes): string[] | undefined 
 }
 
 export function modulesOf(raw: unknown): Record<string, string> | undefined {
-  const pairs = pairsOf(isObject(raw) ? raw : undefined);
-  return pairs && pairs.length > 0 ? Object.fromEntries(pairs) : undefined;
+  if (!isObject(raw)) return undefined;
+  // Node SDKs list every loaded package (hundreds): copy once and fix the rare non-string version in
+  // place, instead of building a pair per module twice. Spreading keeps a "__proto__" key as data.
+  const modules: JsonObject = { ...raw };
+  let count = 0;
+  for (const name of Object.keys(modules)) {
+    const version = modules[name];
+    if (typeof version === "string") count++;
+    else {
+      const text = stringOf(version);
+      if (text === undefined) delete modules[name];
+      else {
+        modules[name] = text;
+        count++;
+      }
+    }
+  }
+  return count > 0 ? (modules as Record<string, string>) : undefined;
 }

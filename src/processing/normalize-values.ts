@@ -109,7 +109,10 @@ export function databag(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.slice(0, MAX_ENTRIES).map((item) => databag(item, depth + 1));
   if (isObject(value)) {
     const out: JsonObject = {};
-    for (const [key, item] of Object.entries(value).slice(0, MAX_ENTRIES)) out[key] = databag(item, depth + 1);
+    // Indexing the key list: entries() and slice() would allocate a pair per key and a second array.
+    const keys = Object.keys(value);
+    const count = Math.min(keys.length, MAX_ENTRIES);
+    for (let i = 0; i < count; i++) out[keys[i]!] = databag(value[keys[i]!], depth + 1);
     return out;
   }
   return null;

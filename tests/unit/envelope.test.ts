@@ -84,6 +84,13 @@ describe("parseEnvelope: byte-level cases of sentry-protocol.md §4.3", () => {
     assert.deepEqual(parse('\n{}\n\n{"type":"event"}\n{}'), { headers: {}, items: [item({ type: "event" }, "{}")] });
   });
 
+  test("a header may span lines (JSON whitespace) and may hold braces and newlines escaped in strings", () => {
+    assert.deepEqual(parse('{\n"a": "}\\n{"\n}\n{"type":\n"event"}\n{}'), {
+      headers: { a: "}\n{" },
+      items: [item({ type: "event" }, "{}")],
+    });
+  });
+
   test("an empty body is its own error", () => {
     assert.throws(() => parseEnvelope(Buffer.alloc(0)), { name: "AppError", code: "bad_request", message: "empty request body", causes: [] });
   });

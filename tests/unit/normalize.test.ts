@@ -191,6 +191,19 @@ describe("normalizeEvent on hand-written payloads", () => {
     assert.deepEqual(event.fingerprint, ["ok", '[[[[[["[trimmed]"]]]]]]']);
   });
 
+  test("modules keep string versions, stringify numbers and booleans, drop the rest; a __proto__ name is data", () => {
+    const raw = JSON.parse('{"modules":{"zod":"4.6.7","__proto__":"1.0.0","pg":8,"x":true,"y":null,"z":{"v":"1"},"1":"one"}}') as Record<string, unknown>;
+    const { modules } = normalize(raw);
+    assert.deepEqual(modules && Object.entries(modules), [["1", "one"], ["zod", "4.6.7"], ["__proto__", "1.0.0"], ["pg", "8"], ["x", "true"]]);
+    assert.equal(Object.getPrototypeOf(modules), Object.prototype);
+    assert.equal(normalize({ modules: { a: null, b: [] } }).modules, undefined);
+  });
+
+  test("a data bag keeps its first 200 entries, in order", () => {
+    const extra = Object.fromEntries(Array.from({ length: 250 }, (_, index) => [`k${index}`, index]));
+    assert.deepEqual(normalize({ extra }).extra, Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`k${index}`, index])));
+  });
+
   test("a numeric timestamp too large to be finite is treated as missing", () => {
     const event = normalize({ timestamp: "9".repeat(400) });
     assert.equal(event.timestamp, ctx.receivedAt / 1000);

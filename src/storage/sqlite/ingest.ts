@@ -68,14 +68,18 @@ export function sqliteIngest(db: Db): IngestStore {
      ON CONFLICT (project_id, hour, outcome, category, reason) DO UPDATE SET quantity = quantity + excluded.quantity`,
   );
 
-  function writeEvent(record: EventRecord, deltas: IssueDeltas): IngestRecordResult {
+  /** Issue ids found or created in this transaction, by project, config and hash: a batch often repeats an issue. */
+  type IssueIds = Map<string, number>;
+
+  function writeEvent(record: EventRecord, deltas: IssueDeltas, issueIds: IssueIds): IngestRecordResult {
     const projectId = Number(record.projectId);
     const { event, grouping } = record;
     const duplicate = existingEvent.get(projectId, event.event_id);
     if (duplicate) return { kind: "event", issueId: String(duplicate.issue_id), duplicate: true };
 
     const seenAt = Math.round(event.timestamp * 1000);
-    let issueId = findIssue.get(projectId, grouping.config, grouping.hash)?.id;
+    const issueKey = `${projectId}\u0000${grouping.config}\u0000${grouping.hash}`;
+    let issueId = issueIds.get(issueKey) ?? findIssue.get(projectId, grouping.config, grouping.hash)?.id;
     if (issueId === undefined) {
       const seq = nextSeq.get(projectId)?.last_issue_seq ?? 0;
       issueId = insertIssue.get(
@@ -83,6 +87,7 @@ export function sqliteIngest(db: Db): IngestStore {
         event.level, grouping.eventType, JSON.stringify(grouping.metadata), seenAt, seenAt,
       )!.id;
     }
+    issueIds.set(issueKey, issueId);
     const received = Math.round(event.received * 1000);
     insertEvent.run(projectId, event.event_id, issueId, grouping.hash, seenAt, received, JSON.stringify(event));
     deltas.add(issueId, { event, seenAt, title: grouping.title, culprit: grouping.culprit, userKey: record.userKey });
@@ -107,8 +112,9 @@ export function sqliteIngest(db: Db): IngestStore {
     const deltas = new IssueDeltas();
     const outcomes = new OutcomeSums();
     const batch = telemetry.batch();
+    const issueIds: IssueIds = new Map();
     const results = records.map((record): IngestRecordResult => {
-      if (record.kind === "event") return writeEvent(record, deltas);
+      if (record.kind === "event") return writeEvent(record, deltas, issueIds);
       if (record.kind !== "outcome") return batch.write(record);
       outcomes.add(record);
       return { kind: "outcome" };
