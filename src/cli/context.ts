@@ -6,7 +6,7 @@ import { loadConfig } from "../config";
 import { newUserInput } from "../services/accounts/users";
 import { createStorage } from "../storage";
 import type { Storage } from "../storage/types";
-import { UsageError } from "./args";
+import { parseFlags, UsageError, type FlagSpecs, type ParsedFlags } from "./args";
 
 export interface CliContext {
   stdout: NodeJS.WritableStream;
@@ -22,6 +22,26 @@ export interface CliCommand {
   help: string;
   /** Resolves to the exit code; throws UsageError (exit 2) or AppError (exit 1, or 2 for bad_request). */
   run(argv: readonly string[], context: CliContext): Promise<number>;
+}
+
+/** A command whose `--help` prints `help`; otherwise `run` gets the parsed flags. */
+export function defineCommand<Specs extends FlagSpecs>(
+  spec: { name: string; summary: string; help: string; flags: Specs },
+  run: (flags: ParsedFlags<Specs>, context: CliContext) => Promise<number>,
+): CliCommand {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    help: spec.help,
+    async run(argv, context) {
+      const parsed = parseFlags(argv, spec.flags);
+      if (parsed.help) {
+        print(context.stdout, spec.help);
+        return 0;
+      }
+      return run(parsed.flags, context);
+    },
+  };
 }
 
 export function processContext(): CliContext {

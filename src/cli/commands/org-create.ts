@@ -2,8 +2,8 @@
 import { AppError } from "../../errors";
 import { CLI_ACTOR } from "../../services/accounts/actor";
 import { createOrganization } from "../../services/organizations/create-organization";
-import { parseFlags, required } from "../args";
-import { emailArgument, print, withStorage, type CliCommand } from "../context";
+import { required } from "../args";
+import { emailArgument, print, withStorage, defineCommand } from "../context";
 
 const FLAGS = { name: { type: "string" }, slug: { type: "string" }, owner: { type: "string" } } as const;
 
@@ -16,26 +16,15 @@ everyone else from the UI). Prints the new organisation's slug.
   --owner <email>       an existing account (create one with \`periscope user create\`)
   --slug <slug>         lower-case letters, digits, '-' and '_' (default: from the name)`;
 
-export const orgCreate: CliCommand = {
-  name: "org create",
-  summary: "create an organisation owned by an existing account",
-  help: HELP,
-  async run(argv, context) {
-    const parsed = parseFlags(argv, FLAGS);
-    if (parsed.help) {
-      print(context.stdout, HELP);
-      return 0;
-    }
-    const { flags } = parsed;
-    const name = required(flags.name, "name");
-    const email = emailArgument(required(flags.owner, "owner"), "owner");
-    const slug = flags.slug === undefined ? undefined : required(flags.slug, "slug");
-    return withStorage(context, async (storage) => {
-      const owner = await storage.accounts.users.getByEmail(email);
-      if (!owner) throw new AppError("not_found", `no user with the email ${email}`);
-      const organization = await createOrganization(storage, CLI_ACTOR, owner, { name, slug });
-      print(context.stdout, organization.slug);
-      return 0;
-    });
-  },
-};
+export const orgCreate = defineCommand({ name: "org create", summary: "create an organisation owned by an existing account", help: HELP, flags: FLAGS }, async (flags, context) => {
+  const name = required(flags.name, "name");
+  const email = emailArgument(required(flags.owner, "owner"), "owner");
+  const slug = flags.slug === undefined ? undefined : required(flags.slug, "slug");
+  return withStorage(context, async (storage) => {
+    const owner = await storage.accounts.users.getByEmail(email);
+    if (!owner) throw new AppError("not_found", `no user with the email ${email}`);
+    const organization = await createOrganization(storage, CLI_ACTOR, owner, { name, slug });
+    print(context.stdout, organization.slug);
+    return 0;
+  });
+});

@@ -1,6 +1,6 @@
 /** `periscope org list`: every organisation with its slug, name, id and member count. */
-import { parseFlags } from "../args";
-import { print, withStorage, type CliCommand } from "../context";
+
+import { print, withStorage, defineCommand } from "../context";
 
 const FLAGS = { json: { type: "boolean" } } as const;
 
@@ -11,40 +11,30 @@ Lists the organisations of this installation: slug, name, id and number of membe
   --json                one JSON array instead of the table:
                         [{"id", "slug", "name", "memberCount", "dateCreated"}] (dateCreated: Unix milliseconds)`;
 
-export const orgList: CliCommand = {
-  name: "org list",
-  summary: "list the organisations with their member counts",
-  help: HELP,
-  async run(argv, context) {
-    const parsed = parseFlags(argv, FLAGS);
-    if (parsed.help) {
-      print(context.stdout, HELP);
+export const orgList = defineCommand({ name: "org list", summary: "list the organisations with their member counts", help: HELP, flags: FLAGS }, async (flags, context) => {
+  return withStorage(context, async (storage) => {
+    const organizations = await storage.organizations.list();
+    const rows = await Promise.all(
+      organizations.map(async (organization) => ({
+        id: organization.id,
+        slug: organization.slug,
+        name: organization.name,
+        memberCount: (await storage.accounts.members.listByOrganization(organization.id)).length,
+        dateCreated: organization.dateCreated,
+      })),
+    );
+    if (flags.json) {
+      print(context.stdout, JSON.stringify(rows));
       return 0;
     }
-    return withStorage(context, async (storage) => {
-      const organizations = await storage.organizations.list();
-      const rows = await Promise.all(
-        organizations.map(async (organization) => ({
-          id: organization.id,
-          slug: organization.slug,
-          name: organization.name,
-          memberCount: (await storage.accounts.members.listByOrganization(organization.id)).length,
-          dateCreated: organization.dateCreated,
-        })),
-      );
-      if (parsed.flags.json) {
-        print(context.stdout, JSON.stringify(rows));
-        return 0;
-      }
-      if (rows.length === 0) {
-        print(context.stderr, "No organisations yet: start the server or run `periscope user create` once.");
-        return 0;
-      }
-      print(context.stdout, table(["SLUG", "NAME", "ID", "MEMBERS"], rows.map((row) => [row.slug, row.name, row.id, String(row.memberCount)])));
+    if (rows.length === 0) {
+      print(context.stderr, "No organisations yet: start the server or run `periscope user create` once.");
       return 0;
-    });
-  },
-};
+    }
+    print(context.stdout, table(["SLUG", "NAME", "ID", "MEMBERS"], rows.map((row) => [row.slug, row.name, row.id, String(row.memberCount)])));
+    return 0;
+  });
+});
 
 /** Left-aligned columns two spaces apart; the last column is not padded. */
 export function table(header: string[], rows: string[][]): string {

@@ -7,8 +7,8 @@ import { isRole, ROLES, type Role } from "../../auth/scopes";
 import { CLI_ACTOR } from "../../services/accounts/actor";
 import { addMember, createUser, needsSetup } from "../../services/accounts/users";
 import { DEFAULT_ORGANIZATION_SLUG, ensureDefaults } from "../../services/projects/ensure-defaults";
-import { parseFlags, required, UsageError } from "../args";
-import { emailArgument, print, withStorage, type CliCommand } from "../context";
+import { required, UsageError } from "../args";
+import { emailArgument, print, withStorage, defineCommand } from "../context";
 import { PASSWORD_FLAGS, PASSWORD_HELP, readPassword } from "../password";
 
 const FLAGS = {
@@ -33,44 +33,33 @@ ${PASSWORD_HELP}
 
 Example: printf '%s\\n' "$PASSWORD" | periscope user create --email ana@example.com --password-stdin --role admin`;
 
-export const userCreate: CliCommand = {
-  name: "user create",
-  summary: "create an account (the first one becomes owner of the default organisation)",
-  help: HELP,
-  async run(argv, context) {
-    const parsed = parseFlags(argv, FLAGS);
-    if (parsed.help) {
-      print(context.stdout, HELP);
-      return 0;
+export const userCreate = defineCommand({ name: "user create", summary: "create an account (the first one becomes owner of the default organisation)", help: HELP, flags: FLAGS }, async (flags, context) => {
+  const email = emailArgument(required(flags.email, "email"));
+  const role = roleArgument(flags.role);
+  const orgSlug = flags.org === undefined ? undefined : required(flags.org, "org");
+
+  return withStorage(context, async (storage) => {
+    if (await storage.accounts.users.getByEmail(email)) throw new AppError("conflict", `a user with the email ${email} already exists`);
+    const first = await needsSetup(storage);
+    if (first && ((orgSlug ?? DEFAULT_ORGANIZATION_SLUG) !== DEFAULT_ORGANIZATION_SLUG || (role ?? "owner") !== "owner")) {
+      throw new AppError(
+        "conflict",
+        `this is the installation's first account: it becomes owner of the "${DEFAULT_ORGANIZATION_SLUG}" organisation; run again without --org/--role`,
+      );
     }
-    const { flags } = parsed;
-    const email = emailArgument(required(flags.email, "email"));
-    const role = roleArgument(flags.role);
-    const orgSlug = flags.org === undefined ? undefined : required(flags.org, "org");
+    const slug = orgSlug ?? DEFAULT_ORGANIZATION_SLUG;
+    // The first account may come before the server ever started: make the default organisation as it would.
+    const organization = first ? (await ensureDefaults(storage)).organization : await storage.organizations.getBySlug(slug);
+    if (!organization) throw new AppError("not_found", `no organisation with the slug "${slug}" (see \`periscope org list\`)`);
+    const memberRole: Role = first ? "owner" : (role ?? "member");
 
-    return withStorage(context, async (storage) => {
-      if (await storage.accounts.users.getByEmail(email)) throw new AppError("conflict", `a user with the email ${email} already exists`);
-      const first = await needsSetup(storage);
-      if (first && ((orgSlug ?? DEFAULT_ORGANIZATION_SLUG) !== DEFAULT_ORGANIZATION_SLUG || (role ?? "owner") !== "owner")) {
-        throw new AppError(
-          "conflict",
-          `this is the installation's first account: it becomes owner of the "${DEFAULT_ORGANIZATION_SLUG}" organisation; run again without --org/--role`,
-        );
-      }
-      const slug = orgSlug ?? DEFAULT_ORGANIZATION_SLUG;
-      // The first account may come before the server ever started: make the default organisation as it would.
-      const organization = first ? (await ensureDefaults(storage)).organization : await storage.organizations.getBySlug(slug);
-      if (!organization) throw new AppError("not_found", `no organisation with the slug "${slug}" (see \`periscope org list\`)`);
-      const memberRole: Role = first ? "owner" : (role ?? "member");
-
-      const password = await readPassword(context, flags, `Password for ${email}: `);
-      const user = await createUser(storage, { email, name: flags.name, password });
-      await addMember(storage, CLI_ACTOR, organization, user, memberRole);
-      print(context.stdout, `Created ${user.email} (id ${user.id}), ${memberRole} of the organisation "${organization.slug}".`);
-      return 0;
-    });
-  },
-};
+    const password = await readPassword(context, flags, `Password for ${email}: `);
+    const user = await createUser(storage, { email, name: flags.name, password });
+    await addMember(storage, CLI_ACTOR, organization, user, memberRole);
+    print(context.stdout, `Created ${user.email} (id ${user.id}), ${memberRole} of the organisation "${organization.slug}".`);
+    return 0;
+  });
+});
 
 function roleArgument(value: string | undefined): Role | undefined {
   if (value === undefined) return undefined;

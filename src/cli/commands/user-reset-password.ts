@@ -1,8 +1,8 @@
 /** `periscope user reset-password`: a forgotten password. Sets a new one and signs the person out everywhere. */
 import { AppError } from "../../errors";
 import { resetPassword } from "../../services/accounts/users";
-import { parseFlags, required } from "../args";
-import { emailArgument, print, withStorage, type CliCommand } from "../context";
+import { required } from "../args";
+import { emailArgument, print, withStorage, defineCommand } from "../context";
 import { PASSWORD_FLAGS, PASSWORD_HELP, readPassword } from "../password";
 
 const FLAGS = { email: { type: "string" }, ...PASSWORD_FLAGS } as const;
@@ -17,24 +17,13 @@ ${PASSWORD_HELP}
 
 Example: printf '%s\\n' "$PASSWORD" | periscope user reset-password --email ana@example.com --password-stdin`;
 
-export const userResetPassword: CliCommand = {
-  name: "user reset-password",
-  summary: "set a new password for an account and end its sessions",
-  help: HELP,
-  async run(argv, context) {
-    const parsed = parseFlags(argv, FLAGS);
-    if (parsed.help) {
-      print(context.stdout, HELP);
-      return 0;
-    }
-    const { flags } = parsed;
-    const email = emailArgument(required(flags.email, "email"));
-    return withStorage(context, async (storage) => {
-      if (!(await storage.accounts.users.getByEmail(email))) throw new AppError("not_found", `no user with the email ${email}`);
-      const password = await readPassword(context, flags, `New password for ${email}: `);
-      const user = await resetPassword(storage, email, password);
-      print(context.stdout, `Password of ${user.email} changed; their login sessions have ended.`);
-      return 0;
-    });
-  },
-};
+export const userResetPassword = defineCommand({ name: "user reset-password", summary: "set a new password for an account and end its sessions", help: HELP, flags: FLAGS }, async (flags, context) => {
+  const email = emailArgument(required(flags.email, "email"));
+  return withStorage(context, async (storage) => {
+    if (!(await storage.accounts.users.getByEmail(email))) throw new AppError("not_found", `no user with the email ${email}`);
+    const password = await readPassword(context, flags, `New password for ${email}: `);
+    const user = await resetPassword(storage, email, password);
+    print(context.stdout, `Password of ${user.email} changed; their login sessions have ended.`);
+    return 0;
+  });
+});
