@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { AppError } from "../errors";
 
 /** Largest JSON body an /api/0 route reads; every body it takes is a few hundred bytes. */
-export const MAX_API_BODY_BYTES = 1024 * 1024;
+const MAX_API_BODY_BYTES = 1024 * 1024;
 
 /**
  * The body as text, refusing it (413) as soon as it passes `maxBytes` — counted while reading, so

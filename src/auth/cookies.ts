@@ -5,7 +5,7 @@
  * calls — a cross-site page cannot read it, so it cannot forge that header.
  */
 export const SESSION_COOKIE = "periscope_session";
-export const CSRF_COOKIE = "periscope_csrf";
+const CSRF_COOKIE = "periscope_csrf";
 export const CSRF_HEADER = "x-csrftoken";
 /** Set by server.ts on every request handed to Next (see src/ingest/client-ip.ts). */
 export { CLIENT_IP_HEADER } from "../ingest/client-ip";

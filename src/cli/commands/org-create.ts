@@ -1,5 +1,5 @@
 /** `periscope org create`: another organisation, with a default team, owned by an existing account. */
-import { AppError } from "../../errors";
+import { requireUserByEmail } from "../../services/accounts/users";
 import { CLI_ACTOR } from "../../services/accounts/actor";
 import { createOrganization } from "../../services/organizations/create-organization";
 import { required } from "../args";
@@ -21,8 +21,7 @@ export const orgCreate = defineCommand({ name: "org create", summary: "create an
   const email = emailArgument(required(flags.owner, "owner"), "owner");
   const slug = flags.slug === undefined ? undefined : required(flags.slug, "slug");
   return withStorage(context, async (storage) => {
-    const owner = await storage.accounts.users.getByEmail(email);
-    if (!owner) throw new AppError("not_found", `no user with the email ${email}`);
+    const owner = await requireUserByEmail(storage, email);
     const organization = await createOrganization(storage, CLI_ACTOR, owner, { name, slug });
     print(context.stdout, organization.slug);
     return 0;

@@ -4,6 +4,7 @@
  */
 import { allows, ROLE_SCOPES, SCOPES, type Scope } from "../../auth/scopes";
 import { AppError } from "../../errors";
+import { requireUserByEmail } from "../../services/accounts/users";
 import { CLI_ACTOR } from "../../services/accounts/actor";
 import { createApiToken, parseScopes } from "../../services/accounts/tokens";
 import { required, UsageError } from "../args";
@@ -33,8 +34,7 @@ export const tokenCreate = defineCommand({ name: "token create", summary: "creat
   const name = flags.name === undefined ? DEFAULT_NAME : required(flags.name, "name");
 
   return withStorage(context, async (storage) => {
-    const user = await storage.accounts.users.getByEmail(email);
-    if (!user) throw new AppError("not_found", `no user with the email ${email}`);
+    const user = await requireUserByEmail(storage, email);
     const { token } = await createApiToken(storage, CLI_ACTOR, user, { name, scopes });
     print(context.stdout, token);
     // Notes go to stderr so that stdout stays the token alone.

@@ -1,5 +1,5 @@
 /** `periscope user reset-password`: a forgotten password. Sets a new one and signs the person out everywhere. */
-import { AppError } from "../../errors";
+import { requireUserByEmail } from "../../services/accounts/users";
 import { resetPassword } from "../../services/accounts/users";
 import { required } from "../args";
 import { emailArgument, print, withStorage, defineCommand } from "../context";
@@ -20,7 +20,7 @@ Example: printf '%s\\n' "$PASSWORD" | periscope user reset-password --email ana@
 export const userResetPassword = defineCommand({ name: "user reset-password", summary: "set a new password for an account and end its sessions", help: HELP, flags: FLAGS }, async (flags, context) => {
   const email = emailArgument(required(flags.email, "email"));
   return withStorage(context, async (storage) => {
-    if (!(await storage.accounts.users.getByEmail(email))) throw new AppError("not_found", `no user with the email ${email}`);
+    await requireUserByEmail(storage, email);
     const password = await readPassword(context, flags, `New password for ${email}: `);
     const user = await resetPassword(storage, email, password);
     print(context.stdout, `Password of ${user.email} changed; their login sessions have ended.`);

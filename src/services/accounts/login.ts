@@ -8,9 +8,9 @@ import { hashPassword, verifyPassword } from "../../auth/password";
 import { digestOf, newSecret } from "../../auth/secrets";
 import type { LoginSession, Storage, User } from "../../storage/types";
 
-export const LOGIN_WINDOW_MS = 15 * 60_000;
-export const MAX_FAILURES_PER_ACCOUNT = 5;
-export const MAX_FAILURES_PER_ADDRESS = 20;
+const LOGIN_WINDOW_MS = 15 * 60_000;
+const MAX_FAILURES_PER_ACCOUNT = 5;
+const MAX_FAILURES_PER_ADDRESS = 20;
 
 export interface LoginInput {
   email: string;

@@ -13,9 +13,9 @@ import type { Actor } from "./actor";
 import { recordAudit } from "./audit";
 import { createUser, type NewUserInput } from "./users";
 
-export const INVITE_TTL_MS = 7 * 86_400_000;
+const INVITE_TTL_MS = 7 * 86_400_000;
 
-export const inviteInput = z.object({
+const inviteInput = z.object({
   role: z.string().refine(isRole, "role: must be owner, admin, member or viewer"),
   teamIds: z.array(z.string()).default([]),
   email: z.string().trim().toLowerCase().max(254).email("email: must be an email address").nullable().default(null),

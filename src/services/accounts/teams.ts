@@ -7,7 +7,7 @@ import { requireScope, type Access } from "./access";
 import type { Actor } from "./actor";
 import { recordAudit } from "./audit";
 
-export const createTeamInput = z.object({
+const createTeamInput = z.object({
   name: z.string().trim().min(1, "name: must not be empty").max(100, "name: must be at most 100 characters"),
   slug: slugSchema.optional(),
 });

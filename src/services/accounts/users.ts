@@ -64,12 +64,19 @@ export async function createOwner(
   return user;
 }
 
+/** The account with this email (any case); "not found" naming the address otherwise. */
+export async function requireUserByEmail(storage: Storage, email: string): Promise<User> {
+  const normal = email.trim().toLowerCase();
+  const user = await storage.accounts.users.getByEmail(normal);
+  if (!user) throw new AppError("not_found", `no user with the email ${normal}`);
+  return user;
+}
+
 /** Sets a new password and ends every session of the person (command line: a forgotten password). */
 export async function resetPassword(storage: Storage, email: string, password: string): Promise<User> {
   const problem = passwordProblem(password);
   if (problem) throw new AppError("bad_request", problem);
-  const user = await storage.accounts.users.getByEmail(email.trim().toLowerCase());
-  if (!user) throw new AppError("not_found", `no user with the email ${email.trim().toLowerCase()}`);
+  const user = await requireUserByEmail(storage, email);
   await storage.accounts.users.setPasswordHash(user.id, await hashPassword(password));
   await storage.accounts.loginSessions.deleteForUser(user.id);
   return user;

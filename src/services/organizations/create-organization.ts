@@ -11,7 +11,7 @@ import { recordAudit } from "../accounts/audit";
 import { DEFAULT_TEAM_SLUG } from "../projects/ensure-defaults";
 import { slugify, slugSchema } from "../projects/slug";
 
-export const createOrganizationInput = z.object({
+const createOrganizationInput = z.object({
   name: z.string().trim().min(1, "name: must not be empty").max(100, "name: must be at most 100 characters"),
   slug: slugSchema.optional(),
 });
