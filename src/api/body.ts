@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "../errors";
+import { issueMessages } from "../services/parse-input";
 
 /** Largest JSON body an /api/0 route reads; every body it takes is a few hundred bytes. */
 const MAX_API_BODY_BYTES = 1024 * 1024;
@@ -45,8 +46,6 @@ export async function readJsonBody<Schema extends z.ZodType>(request: Request, s
   }
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const causes = parsed.error.issues.map((issue) =>
-    issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message,
-  );
+  const causes = issueMessages(parsed.error);
   throw new AppError("bad_request", `invalid request body: ${causes.join("; ")}`, causes);
 }

@@ -5,7 +5,7 @@
 import { AppError } from "../../errors";
 import { isRole, ROLES, type Role } from "../../auth/scopes";
 import { CLI_ACTOR } from "../../services/accounts/actor";
-import { addMember, createUser, needsSetup } from "../../services/accounts/users";
+import { addMember, createOwner, createUser, needsSetup } from "../../services/accounts/users";
 import { DEFAULT_ORGANIZATION_SLUG, ensureDefaults } from "../../services/projects/ensure-defaults";
 import { required, UsageError } from "../args";
 import { emailArgument, print, withStorage, defineCommand } from "../context";
@@ -54,8 +54,10 @@ export const userCreate = defineCommand({ name: "user create", summary: "create 
     const memberRole: Role = first ? "owner" : (role ?? "member");
 
     const password = await readPassword(context, flags, `Password for ${email}: `);
-    const user = await createUser(storage, { email, name: flags.name, password });
-    await addMember(storage, CLI_ACTOR, organization, user, memberRole);
+    const input = { email, name: flags.name, password };
+    // The first account goes through createOwner, whose atomic insert keeps a racing setup page out.
+    const user = first ? await createOwner(storage, organization, input, { via: "cli" }) : await createUser(storage, input);
+    if (!first) await addMember(storage, CLI_ACTOR, organization, user, memberRole);
     print(context.stdout, `Created ${user.email} (id ${user.id}), ${memberRole} of the organisation "${organization.slug}".`);
     return 0;
   });

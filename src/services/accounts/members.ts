@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { AppError } from "../../errors";
+import { parseInput } from "../parse-input";
 import { isRole, ROLE_RANK, type Role } from "../../auth/scopes";
 import { digestOf, newSecret } from "../../auth/secrets";
 import type { Invite, Member, MemberWithUser, Organization, Storage, User } from "../../storage/types";
@@ -42,11 +43,10 @@ export async function createInvite(
   now: number,
 ): Promise<{ secret: string; invite: Invite }> {
   requireScope(access, "member:write");
-  const parsed = inviteInput.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join("; "));
-  const role = parsed.data.role as Role;
+  const data = parseInput(inviteInput, input);
+  const role = data.role as Role;
   mayManageRole(access, role);
-  for (const teamId of parsed.data.teamIds) {
+  for (const teamId of data.teamIds) {
     const team = await storage.accounts.teams.getById(teamId);
     if (!team || team.organizationId !== access.organization.id) throw new AppError("bad_request", `team ${teamId} does not exist in this organization`);
   }
@@ -54,8 +54,8 @@ export async function createInvite(
   const invite = await storage.accounts.invites.create({
     organizationId: access.organization.id,
     role,
-    teamIds: parsed.data.teamIds,
-    email: parsed.data.email,
+    teamIds: data.teamIds,
+    email: data.email,
     invitedByUserId: actor.userId,
     tokenHash: digestOf(secret),
     expiresAt: now + INVITE_TTL_MS,

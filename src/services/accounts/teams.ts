@@ -1,6 +1,7 @@
 /** Teams own projects; members see the projects of their teams (owners and admins see all). */
 import { z } from "zod";
 import { AppError } from "../../errors";
+import { parseInput } from "../parse-input";
 import type { Project, Storage, Team } from "../../storage/types";
 import { slugify, slugSchema } from "../projects/slug";
 import { requireScope, type Access } from "./access";
@@ -28,13 +29,12 @@ export async function resolveTeam(storage: Storage, access: Access, slugOrId: st
 
 export async function createTeam(storage: Storage, access: Access, actor: Actor, input: z.input<typeof createTeamInput>): Promise<Team> {
   requireScope(access, "team:write");
-  const parsed = createTeamInput.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join("; "));
-  const slug = parsed.data.slug ?? slugify(parsed.data.name);
+  const data = parseInput(createTeamInput, input);
+  const slug = data.slug ?? slugify(data.name);
   if (await storage.accounts.teams.getBySlug(access.organization.id, slug)) {
     throw new AppError("conflict", `a team with the slug "${slug}" already exists in this organization`);
   }
-  const team = await storage.accounts.teams.create({ organizationId: access.organization.id, slug, name: parsed.data.name });
+  const team = await storage.accounts.teams.create({ organizationId: access.organization.id, slug, name: data.name });
   await recordAudit(storage, actor, access.organization.id, "team.create", { type: "team", id: team.id }, { slug });
   return team;
 }

@@ -1,6 +1,7 @@
 /** Personal API tokens: shown once at creation, stored as a digest, revocable at once. */
 import { z } from "zod";
 import { AppError } from "../../errors";
+import { parseInput } from "../parse-input";
 import { isScope, type Scope } from "../../auth/scopes";
 import { digestOf, newApiToken } from "../../auth/secrets";
 import type { ApiToken, Storage, User } from "../../storage/types";
@@ -24,13 +25,12 @@ export async function createApiToken(
   user: User,
   input: { name: string; scopes: readonly string[] },
 ): Promise<{ token: string; apiToken: ApiToken }> {
-  const parsed = newTokenInput.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join("; "));
-  const scopes = parseScopes(parsed.data.scopes);
+  const data = parseInput(newTokenInput, input);
+  const scopes = parseScopes(data.scopes);
   const token = newApiToken();
   const apiToken = await storage.accounts.tokens.create({
     userId: user.id,
-    name: parsed.data.name,
+    name: data.name,
     tokenHash: digestOf(token),
     tokenLastChars: token.slice(-4),
     scopes,

@@ -1,12 +1,13 @@
 /** People: creating accounts (the first one at setup), and passwords. */
 import { z } from "zod";
 import { AppError } from "../../errors";
+import { parseInput } from "../parse-input";
 import { hashPassword, passwordProblem } from "../../auth/password";
 import { confirmPassword } from "./login";
 import type { Role } from "../../auth/scopes";
 import type { Member, Organization, Storage, User } from "../../storage/types";
 import { DEFAULT_TEAM_SLUG } from "../projects/ensure-defaults";
-import { actorOf, SYSTEM_ACTOR, type Actor } from "./actor";
+import { actorOf, CLI_ACTOR, SYSTEM_ACTOR, type Actor } from "./actor";
 import { recordAudit } from "./audit";
 
 export const newUserInput = z.object({
@@ -17,11 +18,10 @@ export const newUserInput = z.object({
 export type NewUserInput = z.input<typeof newUserInput>;
 
 function parseNewUser(input: NewUserInput): z.output<typeof newUserInput> {
-  const parsed = newUserInput.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join("; "));
-  const problem = passwordProblem(parsed.data.password);
+  const data = parseInput(newUserInput, input);
+  const problem = passwordProblem(data.password);
   if (problem) throw new AppError("bad_request", problem);
-  return { ...parsed.data, name: parsed.data.name || parsed.data.email.split("@")[0]! };
+  return { ...data, name: data.name || data.email.split("@")[0]! };
 }
 
 export async function createUser(storage: Storage, input: NewUserInput): Promise<User> {
@@ -44,22 +44,22 @@ export async function needsSetup(storage: Storage): Promise<boolean> {
 }
 
 /**
- * First run: the owner account of the default organisation, from the setup page or from
- * PERISCOPE_ADMIN_EMAIL/PASSWORD. Refused once any user exists, so the setup page cannot be used to
+ * First run: the owner account of the default organisation, from the setup page, from
+ * PERISCOPE_ADMIN_EMAIL/PASSWORD or from `periscope user create`. Refused once any user exists, so the setup page cannot be used to
  * take over an installed server.
  */
 export async function createOwner(
   storage: Storage,
   organization: Organization,
   input: NewUserInput,
-  origin: { via: "setup"; ipAddress: string | null } | { via: "environment" },
+  origin: { via: "setup"; ipAddress: string | null } | { via: "environment" } | { via: "cli" },
 ): Promise<User> {
   const alreadyDone = () => new AppError("conflict", "setup is already complete: an account exists; sign in instead");
   if (!(await needsSetup(storage))) throw alreadyDone();
   const { email, name, password } = parseNewUser(input);
   const user = await storage.accounts.users.createFirst({ email, name, passwordHash: await hashPassword(password) });
   if (!user) throw alreadyDone();
-  const actor = origin.via === "environment" ? SYSTEM_ACTOR : actorOf(user, origin.ipAddress);
+  const actor = origin.via === "setup" ? actorOf(user, origin.ipAddress) : origin.via === "cli" ? CLI_ACTOR : SYSTEM_ACTOR;
   await addMember(storage, actor, organization, user, "owner");
   return user;
 }

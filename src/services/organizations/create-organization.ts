@@ -5,9 +5,11 @@
  */
 import { z } from "zod";
 import { AppError } from "../../errors";
+import { parseInput } from "../parse-input";
 import type { Organization, Storage, User } from "../../storage/types";
 import type { Actor } from "../accounts/actor";
 import { recordAudit } from "../accounts/audit";
+import { addMember } from "../accounts/users";
 import { DEFAULT_TEAM_SLUG } from "../projects/ensure-defaults";
 import { slugify, slugSchema } from "../projects/slug";
 
@@ -22,15 +24,12 @@ export async function createOrganization(
   owner: User,
   input: z.input<typeof createOrganizationInput>,
 ): Promise<Organization> {
-  const parsed = createOrganizationInput.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join("; "));
-  const slug = parsed.data.slug ?? slugify(parsed.data.name);
+  const data = parseInput(createOrganizationInput, input);
+  const slug = data.slug ?? slugify(data.name);
   if (await storage.organizations.getBySlug(slug)) throw new AppError("conflict", `an organization with the slug "${slug}" already exists`);
-  const organization = await storage.organizations.create({ slug, name: parsed.data.name });
-  const team = await storage.accounts.teams.create({ organizationId: organization.id, slug: DEFAULT_TEAM_SLUG, name: "Default team" });
-  const member = await storage.accounts.members.add({ organizationId: organization.id, userId: owner.id, role: "owner" });
-  await storage.accounts.teams.addMember(team.id, member.id);
+  const organization = await storage.organizations.create({ slug, name: data.name });
+  await storage.accounts.teams.create({ organizationId: organization.id, slug: DEFAULT_TEAM_SLUG, name: "Default team" });
   await recordAudit(storage, actor, organization.id, "org.create", { type: "organization", id: organization.id }, { slug });
-  await recordAudit(storage, actor, organization.id, "member.add", { type: "member", id: member.id }, { email: owner.email, role: "owner" });
+  await addMember(storage, actor, organization, owner, "owner");
   return organization;
 }
