@@ -14,6 +14,8 @@ import { discardRest } from "./src/ingest/body";
 import { handleIngest, sendIngestError, type IngestDeps } from "./src/ingest/http";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
+import { inProcessSink, type IngestSink } from "./src/ingest/sink";
+import { WorkerSink } from "./src/ingest/worker-sink";
 import { GroupCommitWriter } from "./src/ingest/writer";
 import { createItemRegistry } from "./src/items";
 import { createLogger } from "./src/logger";
@@ -64,9 +66,15 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   }
   const release = `periscope@${packageVersion()}`;
   const keys = new KeyCache(storage);
-  const writer = new GroupCommitWriter(storage.ingest, config.writer);
+  const sink: IngestSink = config.ingestWorker
+    ? await WorkerSink.start({
+        config,
+        logger,
+        onFault: (error) => void captureServerException(error, { mechanism: "ingest.worker" }),
+      })
+    : inProcessSink(createItemRegistry(config.limits), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
   const captureServerException = createServerCapture({
-    config, writer, logger, monitoringProjectId: monitoringProject.project.id, release, root,
+    config, sink, logger, monitoringProjectId: monitoringProject.project.id, release, root,
   });
 
   const app = next({ dev: options.dev, dir: root });
@@ -80,8 +88,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
       return publicUrl;
     },
     keys,
-    registry: createItemRegistry(config.limits),
-    writer,
+    sink,
     logger,
     captureServerException,
   };
@@ -149,7 +156,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
-      await writer.drain();
+      await sink.close();
       await app.close();
       await storage.close();
       setRuntime(null);

@@ -1,12 +1,13 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --mix errors|realistic --rate N --warmup 3 --idle 10]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest worker|main|both --mix errors|realistic --rate N --warmup 3 --idle 10]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
  * ratio: Periscope's durable events/s over the bare server's requests/s, one row per storage engine.
  * Afterwards every acknowledged event id is looked up in the database, so "accepted" means committed.
  * Periscope is started as `npm start` runs it (scripts/start.mjs), and its idle RSS is read `--idle`
- * seconds after it is ready, before any load.
+ * seconds after it is ready, before any load. `--ingest` picks where the pipeline runs (INGEST_WORKER):
+ * on the worker thread (the default, as `npm start` runs it), on the main thread, or both, one row each.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "32" },
     engine: { type: "string" },
+    ingest: { type: "string", default: "worker" },
     mix: { type: "string", default: "errors" },
     rate: { type: "string" },
     warmup: { type: "string", default: "3" },
@@ -160,6 +162,14 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
+type IngestThread = "worker" | "main";
+
+function ingestThreads(): IngestThread[] {
+  if (args.ingest === "both") return ["worker", "main"];
+  if (args.ingest === "worker" || args.ingest === "main") return [args.ingest];
+  throw new Error(`--ingest must be worker, main or both, not "${args.ingest}"`);
+}
+
 async function engines(): Promise<Engine[]> {
   const requested = args.engine ?? ((await postgresReachable()) ? "both" : "sqlite");
   if (requested === "both") return ["sqlite", "postgres"];
@@ -178,6 +188,7 @@ async function warmUp(options: Omit<Parameters<typeof runLoad>[0], "seconds">): 
 
 async function main() {
   const selected = await engines();
+  const threads = ingestThreads();
   if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
     spawnSync("npx", ["next", "build"], { cwd: root, stdio: "inherit" });
   }
@@ -190,7 +201,7 @@ async function main() {
   const templates = templatesFor("0".repeat(32));
   const bytes = templates.reduce((sum, template) => sum + Buffer.concat(template.parts).length, 0);
   console.log(
-    `bench: ${seconds}s per server, ${connections} connections, engines ${selected.join(", ")}, ` +
+    `bench: ${seconds}s per server, ${connections} connections, engines ${selected.join(", ")}, ingest on ${threads.join(" and ")} thread, ` +
       (realistic ? `realistic mix (${args.issues} error variants)` : `envelopes ${FIXTURES.join(", ")}`) +
       `, ${templates.length} templates averaging ${Math.round(bytes / templates.length)} bytes`,
   );
@@ -205,12 +216,13 @@ async function main() {
 
   const rows = [row("bare node:http", baselineResult, baselineRss, null, null)];
   const summaries: string[] = [];
-  for (const engine of selected) {
+  for (const [engine, thread] of selected.flatMap((engine) => threads.map((thread) => [engine, thread] as const))) {
+    const name = threads.length > 1 ? `${engine}, ${thread} thread` : engine;
     const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
     try {
       const periscope = await startProcess(
         ["scripts/start.mjs"],
-        { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", ...target.env },
+        { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", INGEST_WORKER: String(thread === "worker"), ...target.env },
         /Default project DSN: (\S+)/,
       );
       // Idle RSS after start: what the process holds before it has seen any traffic.
@@ -226,10 +238,10 @@ async function main() {
       await stop(periscope.child);
       const { stored, issues, missing } = await target.verify(result.acceptedIds);
       // Durable = events of the measured run that were acknowledged and found stored (warm-up excluded).
-      rows.push(row(`periscope (${engine})`, result, rss, result.acceptedIds.length - missing, idleRss));
+      rows.push(row(`periscope (${name})`, result, rss, result.acceptedIds.length - missing, idleRss));
       const ratio = result.accepted / result.seconds / baselineRate;
       summaries.push(
-        `${engine}: ratio durable/s ÷ bare node:http req/s ${ratio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
+        `${name}: ratio durable/s ÷ bare node:http req/s ${ratio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
       );
       if (missing > 0) process.exitCode = 1;
     } finally {

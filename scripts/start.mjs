@@ -54,8 +54,10 @@ const sourceLocations = {
 
 try {
   await esbuild.build({
-    entryPoints: [path.join(root, "server.ts")],
-    outfile,
+    // The ingest worker thread loads its entry from beside server.mjs (src/ingest/worker-file.ts).
+    entryPoints: { server: path.join(root, "server.ts"), "ingest-worker": path.join(root, "src", "ingest", "ingest-worker.ts") },
+    outdir,
+    outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
     format: "esm",

@@ -27,8 +27,10 @@ const schema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   MAX_CONNECTIONS: z.coerce.number().int().positive().default(4096),
-  WRITER_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(2),
+  // Default depends on INGEST_WORKER (below).
+  WRITER_FLUSH_MS: z.coerce.number().int().min(0).max(1000).optional(),
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
+  INGEST_WORKER: z.enum(["true", "false", "1", "0"]).default("true"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SELF_MONITORING: z.enum(["local", "off", "upstream"]).default("local"),
   SELF_MONITORING_DSN: z
@@ -73,6 +75,11 @@ export interface Config {
     /** Open connections above this are closed at once. */
     maxConnections: number;
   };
+  /**
+   * Parse, normalise, group and commit on a worker thread with its own database connection (true),
+   * or on the main thread beside HTTP and the UI (false).
+   */
+  ingestWorker: boolean;
   writer: {
     flushMs: number;
     /** Records queued but not committed before ingest answers 503 with Retry-After. */
@@ -138,6 +145,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push("PERISCOPE_ADMIN_EMAIL and PERISCOPE_ADMIN_PASSWORD: set both or neither");
   }
   if (problems.length > 0) throw new ConfigError(problems);
+  // On the worker, batches gather while the previous commit blocks the thread, so no timer is needed;
+  // on the main thread a 2 ms wait gathers concurrent requests (docs/adr/0003-ingest-worker-thread.md).
+  const ingestWorker = c.INGEST_WORKER === "true" || c.INGEST_WORKER === "1";
   return {
     port: c.PORT,
     host: c.HOST,
@@ -149,7 +159,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxEventBytes: c.MAX_EVENT_BYTES,
     },
     http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, maxConnections: c.MAX_CONNECTIONS },
-    writer: { flushMs: c.WRITER_FLUSH_MS, maxPending: c.WRITER_MAX_PENDING },
+    ingestWorker,
+    writer: { flushMs: c.WRITER_FLUSH_MS ?? (ingestWorker ? 0 : 2), maxPending: c.WRITER_MAX_PENDING },
     logLevel: c.LOG_LEVEL,
     selfMonitoring:
       c.SELF_MONITORING === "upstream" && c.SELF_MONITORING_DSN

@@ -1,23 +1,21 @@
 import type { IncomingMessage } from "node:http";
 import type { Config } from "../config";
 import { AppError } from "../errors";
-import type { ItemRegistry } from "../items";
 import type { ItemContext } from "../items/types";
 import type { Logger } from "../logger";
 import type { CaptureServerException } from "../monitoring/server-capture";
 import type { Credentials } from "./auth";
 import type { Envelope } from "./envelope";
 import type { KeyCache } from "./keys";
-import { processEnvelope, processStoreBody, type Processed } from "./pipeline";
-import type { GroupCommitWriter } from "./writer";
+import type { IngestJob, IngestSink } from "./sink";
 
 export interface IngestDeps {
   config: Config;
   /** Base URL SDKs reach this server at; DSNs for local projects name its host. */
   publicUrl: string;
   keys: KeyCache;
-  registry: ItemRegistry;
-  writer: GroupCommitWriter;
+  /** Where authenticated jobs become committed records (src/ingest/sink.ts). */
+  sink: IngestSink;
   logger: Logger;
   /** The door's own faults (never bad input) are reported to self-monitoring. */
   captureServerException: CaptureServerException;
@@ -44,7 +42,7 @@ export async function acceptAuthenticated(
   credentials: Credentials,
   expected: Expected,
   deps: IngestDeps,
-): Promise<Processed> {
+): Promise<IngestJob> {
   const resolved = await deps.keys.resolve(credentials.publicKey);
   if (!resolved || !resolved.key.isActive) throw rejected("unknown or disabled DSN key");
   const { project } = resolved;
@@ -61,7 +59,5 @@ export async function acceptAuthenticated(
     clientIp: req.socket.remoteAddress,
     userAgent: req.headers["user-agent"],
   };
-  return envelope
-    ? processEnvelope(envelope, deps.registry, context)
-    : processStoreBody(body, deps.config.limits.maxEventBytes, context);
+  return envelope ? { kind: "envelope", items: envelope.items, context } : { kind: "store", body, context };
 }

@@ -14,12 +14,12 @@ import { acceptAuthenticated, type IngestDeps } from "./accept";
 import { parseDsn, type Credentials, type Dsn } from "./auth";
 import { readBody } from "./body";
 import { parseEnvelope, readEnvelopeHeader } from "./envelope";
-import type { Processed } from "./pipeline";
+import type { IngestJob } from "./sink";
 import { scrubInviteSecretsInEnvelope } from "../monitoring/scrub-secrets";
 import type { IngestRoute } from "./route";
 
 export type TunnelResult =
-  | { kind: "local"; processed: Processed }
+  | { kind: "local"; job: IngestJob }
   | { kind: "forwarded"; status: number; headers: Record<string, string>; body: Buffer };
 
 interface TunnelTarget {
@@ -95,8 +95,8 @@ export async function tunnel(req: IncomingMessage, route: IngestRoute, deps: Ing
     throw new AppError("forbidden", `DSN not allowed: it names host ${hostOf(dsn)}, but this server is ${ownHost}`);
   }
   const credentials: Credentials = { publicKey: dsn.publicKey, version: 7, client: null, source: "envelope" };
-  const processed = await acceptAuthenticated(req, body, parseEnvelope(body), credentials, { projectId: target.p, organizationId: target.o }, deps);
-  return { kind: "local", processed };
+  const job = await acceptAuthenticated(req, body, parseEnvelope(body), credentials, { projectId: target.p, organizationId: target.o }, deps);
+  return { kind: "local", job };
 }
 
 function listRegions(deps: IngestDeps): string {

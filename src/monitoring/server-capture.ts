@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { parseDsn } from "../ingest/auth";
-import type { GroupCommitWriter } from "../ingest/writer";
+import type { IngestSink } from "../ingest/sink";
 import { processEventPayload } from "../items/event";
 import type { Logger } from "../logger";
 import { serverErrorEvent, type ServerErrorContext } from "./error-event";
@@ -14,13 +14,13 @@ export type CaptureServerException = (error: unknown, context: ServerErrorContex
  */
 export function createServerCapture(options: {
   config: Config;
-  writer: GroupCommitWriter;
+  sink: Pick<IngestSink, "submit">;
   logger: Logger;
   monitoringProjectId: string;
   release: string;
   root: string;
 }): CaptureServerException {
-  const { config, writer, logger } = options;
+  const { config, sink, logger } = options;
   return async (error, context) => {
     logger.error(`server error (${context.mechanism}${context.digest ? `, digest ${context.digest}` : ""})`, error);
     try {
@@ -33,7 +33,7 @@ export function createServerCapture(options: {
           clientIp: undefined,
           userAgent: undefined,
         });
-        await writer.submit(result.records);
+        await sink.submit(result.records);
         return result.eventId ?? null;
       }
       if (config.selfMonitoring.mode === "upstream") {

@@ -5,9 +5,9 @@
  * (and expired login sessions and day-old failed-login records go).
  */
 import type { Config } from "../config";
-import { createPostgresStorage } from "./postgres";
-import { createSqliteStorage } from "./sqlite";
-import type { Storage } from "./types";
+import { createPostgresIngestStorage, createPostgresStorage } from "./postgres";
+import { createSqliteIngestStorage, createSqliteStorage } from "./sqlite";
+import type { IngestStorage, Storage } from "./types";
 
 const DAY_MS = 86_400_000;
 const RETENTION_EVERY_MS = 3_600_000;
@@ -28,6 +28,16 @@ export async function createStorage(config: Config, log?: StorageLog): Promise<S
         })
       : createSqliteStorage(config.dataDir);
   return withRetention(storage, config.retentionDays, log);
+}
+
+/**
+ * The ingest write path alone, on connections of its own, for the ingest worker thread. On
+ * PostgreSQL its pool holds at most 4 connections (3 overlapping commits and one spare), beside the
+ * main pool of DATABASE_POOL_SIZE.
+ */
+export async function createIngestStorage(config: Config): Promise<IngestStorage> {
+  if (config.database.engine === "sqlite") return createSqliteIngestStorage(config.dataDir);
+  return createPostgresIngestStorage({ url: config.database.url, poolSize: Math.min(4, config.database.poolSize) });
 }
 
 /** Wraps `close` so the retention timer stops with the storage. */

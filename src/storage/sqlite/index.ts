@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Storage } from "../types";
+import type { IngestStorage, Storage } from "../types";
 import { sqliteAccounts } from "./accounts";
 import { openDatabase } from "./db";
 import { sqliteEvents } from "./events";
@@ -45,6 +45,20 @@ export function createSqliteStorage(dataDir: string): Storage {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);
     },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+/**
+ * Only the write path, on a connection of its own (the ingest worker thread). WAL lets the main
+ * thread's connection read beside it; SQLite serialises the two writers (busy_timeout).
+ */
+export function createSqliteIngestStorage(dataDir: string): IngestStorage {
+  const db = openDatabase(path.join(dataDir, SQLITE_FILE_NAME));
+  return {
+    ingest: sqliteIngest(db),
     async close() {
       db.close();
     },

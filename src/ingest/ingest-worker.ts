@@ -1,0 +1,72 @@
+/**
+ * The ingest worker thread: parses item payloads, normalises, groups and commits, on a storage
+ * connection of its own, while the main thread runs HTTP and the UI. Started by WorkerSink
+ * (src/ingest/worker-sink.ts); workerData is the validated Config.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import type { Config } from "../config";
+import { createItemRegistry } from "../items";
+import { createLogger } from "../logger";
+import { createIngestStorage } from "../storage";
+import type { IngestStorage } from "../storage/types";
+import { inProcessSink, type IngestJob } from "./sink";
+import { toWireError, type FromWorker, type ToWorker, type WireJob } from "./worker-protocol";
+import { GroupCommitWriter } from "./writer";
+
+if (!parentPort) throw new Error("ingest-worker.ts runs only as a worker thread (see src/ingest/worker-sink.ts)");
+const port = parentPort;
+const config = workerData as Config;
+const logger = createLogger(config.logLevel);
+const post = (message: FromWorker) => port.postMessage(message);
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+function fromWire(job: WireJob): IngestJob {
+  return job.kind === "envelope"
+    ? { kind: "envelope", items: job.items.map((item) => ({ headers: item.headers, payload: asBuffer(item.payload) })), context: job.context }
+    : { kind: "store", body: asBuffer(job.body), context: job.context };
+}
+
+async function run(): Promise<void> {
+  let storage: IngestStorage;
+  try {
+    storage = await createIngestStorage(config);
+  } catch (error) {
+    post({ type: "startup_failed", error: toWireError(error) });
+    return;
+  }
+  const sink = inProcessSink(createItemRegistry(config.limits), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
+  let closing = false;
+
+  port.on("message", (message: ToWorker) => {
+    switch (message.type) {
+      case "job":
+        sink.ingest(fromWire(message.job)).then(
+          (eventId) => post({ type: "done", id: message.id, eventId }),
+          (error: unknown) => post({ type: "failed", id: message.id, error: toWireError(error) }),
+        );
+        return;
+      case "records":
+        sink.submit(message.records).then(
+          () => post({ type: "done", id: message.id, eventId: null }),
+          (error: unknown) => post({ type: "failed", id: message.id, error: toWireError(error) }),
+        );
+        return;
+      case "close":
+        if (closing) return;
+        closing = true;
+        void sink
+          .close()
+          .then(() => storage.close())
+          .catch((error: unknown) => logger.error("ingest worker: closing the storage failed", error))
+          .finally(() => {
+            post({ type: "closed" });
+            port.close();
+          });
+        return;
+    }
+  });
+  post({ type: "ready" });
+}
+
+void run();
