@@ -7,7 +7,7 @@
  * Afterwards every acknowledged event id is looked up in the database, so "accepted" means committed.
  * Periscope is started as `npm start` runs it (scripts/start.mjs), and its idle RSS is read `--idle`
  * seconds after it is ready, before any load. `--ingest` picks where the pipeline runs (INGEST_WORKER):
- * on the worker thread (the default, as `npm start` runs it), on the main thread, or both, one row each.
+ * on the main thread (the default, as `npm start` runs it), on the worker thread, or both, one row each.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -28,7 +28,7 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "32" },
     engine: { type: "string" },
-    ingest: { type: "string", default: "worker" },
+    ingest: { type: "string", default: "main" },
     mix: { type: "string", default: "errors" },
     rate: { type: "string" },
     warmup: { type: "string", default: "3" },

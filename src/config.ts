@@ -30,7 +30,7 @@ const schema = z.object({
   // Default depends on INGEST_WORKER (below).
   WRITER_FLUSH_MS: z.coerce.number().int().min(0).max(1000).optional(),
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
-  INGEST_WORKER: z.enum(["true", "false", "1", "0"]).default("true"),
+  INGEST_WORKER: z.enum(["true", "false", "1", "0"]).default("false"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SELF_MONITORING: z.enum(["local", "off", "upstream"]).default("local"),
   SELF_MONITORING_DSN: z
