@@ -17,7 +17,11 @@ export interface LoadResult {
   acceptedIds: string[];
 }
 
-/** An envelope template with every occurrence of its event id replaced per request. */
+/**
+ * An envelope template with every occurrence of its event id replaced per request — or, for an
+ * envelope without one (span containers), of its trace id, so spans are new spans each time as
+ * from a real SDK, not resends the server deduplicates.
+ */
 export interface Template {
   parts: Buffer[];
   /** Items of this envelope that count as events (0 for sessions, spans, reports). */
@@ -25,10 +29,14 @@ export interface Template {
 }
 
 export function makeTemplate(envelope: Buffer): Template {
-  const header = JSON.parse(envelope.subarray(0, envelope.indexOf(0x0a)).toString("utf8")) as { event_id?: string };
-  if (!header.event_id) return { parts: [envelope], events: 0 };
+  const header = JSON.parse(envelope.subarray(0, envelope.indexOf(0x0a)).toString("utf8")) as {
+    event_id?: string;
+    trace?: { trace_id?: string };
+  };
+  const id = header.event_id ?? header.trace?.trace_id;
+  if (!id) return { parts: [envelope], events: 0 };
   const text = envelope.toString("latin1");
-  return { parts: text.split(header.event_id).map((part) => Buffer.from(part, "latin1")), events: 1 };
+  return { parts: text.split(id).map((part) => Buffer.from(part, "latin1")), events: header.event_id ? 1 : 0 };
 }
 
 function render(template: Template): { body: Buffer; eventId: string | null } {
@@ -40,7 +48,7 @@ function render(template: Template): { body: Buffer; eventId: string | null } {
     if (index > 0) chunks.push(id);
     chunks.push(part);
   });
-  return { body: Buffer.concat(chunks), eventId };
+  return { body: Buffer.concat(chunks), eventId: template.events === 0 ? null : eventId };
 }
 
 /** One keep-alive connection that sends a request and resolves with the status of its answer. */
