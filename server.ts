@@ -66,6 +66,9 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   }
   const release = `periscope@${packageVersion()}`;
   const keys = new KeyCache(storage);
+  const captureServerException = createServerCapture({
+    config, store: storage.ingest, logger, monitoringProjectId: monitoringProject.project.id, release, root,
+  });
   const sink: IngestSink = config.ingestWorker
     ? await WorkerSink.start({
         config,
@@ -73,9 +76,6 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
         onFault: (error) => void captureServerException(error, { mechanism: "ingest.worker" }),
       })
     : inProcessSink(createItemRegistry(config.limits), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
-  const captureServerException = createServerCapture({
-    config, sink, logger, monitoringProjectId: monitoringProject.project.id, release, root,
-  });
 
   const app = next({ dev: options.dev, dir: root });
   const nextHandler = app.getRequestHandler();

@@ -1,7 +1,7 @@
 /**
  * The ingest worker thread: parses item payloads, normalises, groups and commits, on a storage
  * connection of its own, while the main thread runs HTTP and the UI. Started by WorkerSink
- * (src/ingest/worker-sink.ts); workerData is the validated Config.
+ * (src/ingest/worker-sink.ts); workerData is the Config the main thread validated.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Config } from "../config";
@@ -9,8 +9,8 @@ import { createItemRegistry } from "../items";
 import { createLogger } from "../logger";
 import { createIngestStorage } from "../storage";
 import type { IngestStorage } from "../storage/types";
-import { inProcessSink, type IngestJob } from "./sink";
-import { toWireError, type FromWorker, type ToWorker, type WireJob } from "./worker-protocol";
+import { inProcessSink } from "./sink";
+import { fromWire, toWireError, type FromWorker, type ToWorker } from "./worker-protocol";
 import { GroupCommitWriter } from "./writer";
 
 if (!parentPort) throw new Error("ingest-worker.ts runs only as a worker thread (see src/ingest/worker-sink.ts)");
@@ -18,14 +18,6 @@ const port = parentPort;
 const config = workerData as Config;
 const logger = createLogger(config.logLevel);
 const post = (message: FromWorker) => port.postMessage(message);
-
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-
-function fromWire(job: WireJob): IngestJob {
-  return job.kind === "envelope"
-    ? { kind: "envelope", items: job.items.map((item) => ({ headers: item.headers, payload: asBuffer(item.payload) })), context: job.context }
-    : { kind: "store", body: asBuffer(job.body), context: job.context };
-}
 
 async function run(): Promise<void> {
   let storage: IngestStorage;
@@ -38,33 +30,25 @@ async function run(): Promise<void> {
   const sink = inProcessSink(createItemRegistry(config.limits), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
   let closing = false;
 
+  // Only WorkerSink posts here, so the messages are ToWorker by construction.
   port.on("message", (message: ToWorker) => {
-    switch (message.type) {
-      case "job":
-        sink.ingest(fromWire(message.job)).then(
-          (eventId) => post({ type: "done", id: message.id, eventId }),
-          (error: unknown) => post({ type: "failed", id: message.id, error: toWireError(error) }),
-        );
-        return;
-      case "records":
-        sink.submit(message.records).then(
-          () => post({ type: "done", id: message.id, eventId: null }),
-          (error: unknown) => post({ type: "failed", id: message.id, error: toWireError(error) }),
-        );
-        return;
-      case "close":
-        if (closing) return;
-        closing = true;
-        void sink
-          .close()
-          .then(() => storage.close())
-          .catch((error: unknown) => logger.error("ingest worker: closing the storage failed", error))
-          .finally(() => {
-            post({ type: "closed" });
-            port.close();
-          });
-        return;
+    if (message.type === "job") {
+      sink.ingest(fromWire(message.job)).then(
+        (eventId) => post({ type: "done", id: message.id, eventId }),
+        (error: unknown) => post({ type: "failed", id: message.id, error: toWireError(error) }),
+      );
+      return;
     }
+    if (closing) return;
+    closing = true;
+    void sink
+      .close()
+      .then(() => storage.close())
+      .catch((error: unknown) => logger.error("ingest worker: closing the storage failed", error))
+      .finally(() => {
+        post({ type: "closed" });
+        port.close();
+      });
   });
   post({ type: "ready" });
 }

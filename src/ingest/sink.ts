@@ -1,6 +1,6 @@
+import { AppError } from "../errors";
 import type { ItemRegistry } from "../items";
 import type { ItemContext } from "../items/types";
-import type { IngestRecord } from "../storage/types";
 import type { EnvelopeItem } from "./envelope";
 import { processEnvelope, processStoreBody } from "./pipeline";
 import type { GroupCommitWriter } from "./writer";
@@ -21,16 +21,18 @@ export interface IngestSink {
    * (429/503).
    */
   ingest(job: IngestJob): Promise<string | null>;
-  /** Commits records made elsewhere (server-side exceptions for self-monitoring). */
-  submit(records: IngestRecord[]): Promise<void>;
-  /** Commits everything accepted so far; afterwards the sink takes nothing more. */
+  /** Commits everything accepted so far; afterwards the sink refuses jobs with 503. */
   close(): Promise<void>;
 }
 
+export const shuttingDown = () => new AppError("unavailable", "the server is shutting down", [], 5);
+
 /** Runs the pipeline on the calling thread, into a writer whose storage someone else owns. */
 export function inProcessSink(registry: ItemRegistry, writer: GroupCommitWriter, limits: { maxEventBytes: number }): IngestSink {
+  let closed = false;
   return {
     async ingest(job) {
+      if (closed) throw shuttingDown();
       const processed =
         job.kind === "envelope"
           ? processEnvelope({ headers: job.context.envelopeHeaders, items: job.items }, registry, job.context)
@@ -38,9 +40,9 @@ export function inProcessSink(registry: ItemRegistry, writer: GroupCommitWriter,
       await writer.submit(processed.records);
       return processed.eventId;
     },
-    async submit(records) {
-      await writer.submit(records);
+    close() {
+      closed = true;
+      return writer.drain();
     },
-    close: () => writer.drain(),
   };
 }

@@ -2,10 +2,9 @@ import type { Worker } from "node:worker_threads";
 import type { Config } from "../config";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
-import type { IngestRecord } from "../storage/types";
-import type { IngestJob, IngestSink } from "./sink";
+import { shuttingDown, type IngestJob, type IngestSink } from "./sink";
 import { startWorker } from "./worker-file";
-import { fromWireError, type FromWorker, type ToWorker, type WireJob } from "./worker-protocol";
+import { fromWireError, toWire, type FromWorker, type ToWorker } from "./worker-protocol";
 
 /**
  * Payload bytes handed to the worker and not yet answered, above which new jobs get 429: the
@@ -15,7 +14,8 @@ import { fromWireError, type FromWorker, type ToWorker, type WireJob } from "./w
 const DEFAULT_MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 /** A worker that died is started again after this long (not in a tight loop if it dies at once). */
 const DEFAULT_RESTART_DELAY_MS = 1_000;
-
+/** At shutdown the worker commits what it accepted; one that cannot within this time is stopped. */
+const CLOSE_TIMEOUT_MS = 30_000;
 
 interface Waiting {
   bytes: number;
@@ -36,10 +36,9 @@ export interface WorkerSinkOptions {
 
 /**
  * Runs the pipeline after the door (JSON parsing, normalising, grouping, the commit) on a worker
- * thread, so it overlaps with HTTP on the main thread: the two halves cost about the same per event,
- * and one thread doing both was the ceiling (docs/adr/0003-ingest-worker-thread.md). Answers still
- * come only after the commit; a worker that dies fails its open jobs with 503 (the SDKs retry, and
- * event ids make the retry idempotent) and is started again.
+ * thread, so it can overlap with HTTP on the main thread (docs/adr/0003-ingest-worker-thread.md).
+ * Answers still come only after the commit; a worker that dies fails its open jobs with 503 (the
+ * SDKs retry, and event ids make the retry idempotent) and is started again.
  */
 export class WorkerSink implements IngestSink {
   private worker: Worker | null = null;
@@ -58,13 +57,32 @@ export class WorkerSink implements IngestSink {
     return sink;
   }
 
-  ingest(job: IngestJob): Promise<string | null> {
-    const wire = toWire(job);
-    return this.send({ type: "job", id: 0, job: wire }, bytesOf(wire));
+  /** Whether a worker is running and taking jobs (false while it restarts after a fault). */
+  get running(): boolean {
+    return this.worker !== null;
   }
 
-  async submit(records: IngestRecord[]): Promise<void> {
-    await this.send({ type: "records", id: 0, records }, 0);
+  ingest(job: IngestJob): Promise<string | null> {
+    const worker = this.worker;
+    if (this.closing) return Promise.reject(shuttingDown());
+    if (!worker) return Promise.reject(new AppError("unavailable", "ingest is restarting, retry shortly", [], 1));
+    const wire = toWire(job);
+    const bytes = wire.bytes.byteLength;
+    if (this.inFlightBytes > 0 && this.inFlightBytes + bytes > (this.options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES)) {
+      return Promise.reject(new AppError("rate_limited", "ingest is over capacity: too much data is waiting to be stored, retry shortly", [], 1));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { bytes, resolve, reject });
+      this.inFlightBytes += bytes;
+      try {
+        // Transferred, not copied: toWire allocated it for this message alone (never a SharedArrayBuffer).
+        worker.postMessage({ type: "job", id, job: wire } satisfies ToWorker, [wire.bytes.buffer as ArrayBuffer]);
+      } catch (error) {
+        this.settle(id);
+        reject(error);
+      }
+    });
   }
 
   close(): Promise<void> {
@@ -72,19 +90,9 @@ export class WorkerSink implements IngestSink {
     return this.closing;
   }
 
-  private send(message: Extract<ToWorker, { id: number }>, bytes: number): Promise<string | null> {
-    const worker = this.worker;
-    if (this.closing) return Promise.reject(new AppError("unavailable", "the server is shutting down", [], 5));
-    if (!worker) return Promise.reject(new AppError("unavailable", "ingest is restarting, retry shortly", [], 1));
-    if (this.inFlightBytes > 0 && this.inFlightBytes + bytes > (this.options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES)) {
-      return Promise.reject(new AppError("rate_limited", "ingest is over capacity: too much data is waiting to be stored, retry shortly", [], 1));
-    }
-    const id = this.nextId++;
-    this.inFlightBytes += bytes;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { bytes, resolve, reject });
-      worker.postMessage({ ...message, id });
-    });
+  /** Stops the worker thread as a fault would, without letting it finish: for tests of the restart path. */
+  async crashForTesting(): Promise<void> {
+    await this.worker?.terminate();
   }
 
   private settle(id: number): Waiting | undefined {
@@ -99,12 +107,20 @@ export class WorkerSink implements IngestSink {
     const worker = startWorker("ingest-worker", { workerData: this.options.config });
     return new Promise((resolve, reject) => {
       let started = false;
+      let faultReported = false;
+      const fault = (error: unknown) => {
+        faultReported = true;
+        this.options.onFault(error);
+      };
+      // Only ingest-worker.ts posts here, so the messages are FromWorker by construction.
       worker.on("message", (message: FromWorker) => {
         switch (message.type) {
           case "ready":
             started = true;
-            this.worker = worker;
             resolve();
+            // A restart that finishes after close() began must not leave a thread holding the database.
+            if (this.closing) void worker.terminate();
+            else this.worker = worker;
             return;
           case "startup_failed":
             reject(fromWireError(message.error));
@@ -115,19 +131,23 @@ export class WorkerSink implements IngestSink {
             return;
           case "failed": {
             const error = fromWireError(message.error);
-            if (message.error.kind === "internal") this.options.onFault(error);
-            this.settle(message.id)?.reject(
-              message.error.kind === "app" ? error : new AppError("unavailable", "internal error while ingesting", [], 1),
-            );
+            if (message.error.kind === "app") {
+              this.settle(message.id)?.reject(error);
+              return;
+            }
+            // The same answer as a fault on the main thread gets (src/ingest/http.ts).
+            this.options.onFault(error);
+            this.settle(message.id)?.reject(new AppError("unavailable", "internal error while ingesting"));
             return;
           }
           case "closed":
             return;
         }
       });
+      worker.on("messageerror", (error) => fault(error));
       worker.on("error", (error) => {
         if (!started) reject(error);
-        else this.options.onFault(error);
+        else fault(error);
       });
       worker.on("exit", (code) => {
         if (this.worker === worker) this.worker = null;
@@ -137,6 +157,7 @@ export class WorkerSink implements IngestSink {
           return;
         }
         if (this.closing) return;
+        if (!faultReported) fault(new Error(`the ingest worker stopped with exit code ${code}`));
         this.options.logger.error(`the ingest worker stopped (exit code ${code}); starting it again in ${this.restartDelayMs} ms`);
         this.scheduleRestart();
       });
@@ -145,16 +166,6 @@ export class WorkerSink implements IngestSink {
 
   private get restartDelayMs(): number {
     return this.options.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS;
-  }
-
-  /** Whether a worker is running and taking jobs (false while it restarts after a fault). */
-  get running(): boolean {
-    return this.worker !== null;
-  }
-
-  /** Stops the worker thread as a fault would, without letting it finish: for tests of the restart path. */
-  async crashForTesting(): Promise<void> {
-    await this.worker?.terminate();
   }
 
   private scheduleRestart(): void {
@@ -182,19 +193,11 @@ export class WorkerSink implements IngestSink {
     // Node delivers every message the worker sent before it emits "exit", so no answer is lost here.
     const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
     worker.postMessage({ type: "close" } satisfies ToWorker);
+    const timer = setTimeout(() => {
+      this.options.logger.error(`the ingest worker did not finish its commits within ${CLOSE_TIMEOUT_MS} ms; stopping it`);
+      void worker.terminate();
+    }, CLOSE_TIMEOUT_MS);
     await exited;
+    clearTimeout(timer);
   }
-}
-
-function toWire(job: IngestJob): WireJob {
-  return job.kind === "envelope"
-    ? { kind: "envelope", items: job.items.map((item) => ({ headers: item.headers, payload: item.payload })), context: job.context }
-    : job;
-}
-
-function bytesOf(job: WireJob): number {
-  if (job.kind === "store") return job.body.byteLength;
-  let bytes = 0;
-  for (const item of job.items) bytes += item.payload.byteLength;
-  return bytes;
 }

@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { parseDsn } from "../ingest/auth";
-import type { IngestSink } from "../ingest/sink";
+import type { IngestStore } from "../storage/types";
 import { processEventPayload } from "../items/event";
 import type { Logger } from "../logger";
 import { serverErrorEvent, type ServerErrorContext } from "./error-event";
@@ -14,13 +14,17 @@ export type CaptureServerException = (error: unknown, context: ServerErrorContex
  */
 export function createServerCapture(options: {
   config: Config;
-  sink: Pick<IngestSink, "submit">;
+  /**
+   * The main thread's own ingest store, not the ingest sink: a report that the ingest worker died
+   * must not depend on that worker (rare, so one commit per report is fine).
+   */
+  store: Pick<IngestStore, "commit">;
   logger: Logger;
   monitoringProjectId: string;
   release: string;
   root: string;
 }): CaptureServerException {
-  const { config, sink, logger } = options;
+  const { config, store, logger } = options;
   return async (error, context) => {
     logger.error(`server error (${context.mechanism}${context.digest ? `, digest ${context.digest}` : ""})`, error);
     try {
@@ -33,7 +37,7 @@ export function createServerCapture(options: {
           clientIp: undefined,
           userAgent: undefined,
         });
-        await sink.submit(result.records);
+        await store.commit(result.records);
         return result.eventId ?? null;
       }
       if (config.selfMonitoring.mode === "upstream") {

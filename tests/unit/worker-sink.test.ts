@@ -1,11 +1,12 @@
 /**
  * The ingest worker thread over a real SQLite file: it stores exactly what the in-process pipeline
- * stores, answers only after the commit, maps bad input to the same AppErrors, bounds the bytes
- * waiting for it (429), fails open jobs with 503 when it dies and comes back by itself, and commits
- * what it accepted before it closes.
+ * stores, answers only after the commit, maps bad input to the same AppErrors, shares the file with
+ * the main thread's connection, bounds the bytes waiting for it (429), fails open jobs with 503 when
+ * it dies (reported as a fault) and comes back by itself, and commits what it accepted before it
+ * closes.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -140,22 +141,34 @@ describe("WorkerSink", () => {
     assert.equal(await setup.storage.events.get(setup.projectId, twoEvents.eventId), null);
   });
 
-  it("commits records handed over directly (server-side exceptions)", async () => {
-    await sink.submit([
-      { kind: "outcome", projectId: setup.projectId, outcome: "accepted", category: "error", reason: null, quantity: 3, timestamp: RECEIVED_AT },
-    ]);
+  it("shares the SQLite file with the main thread's connection: writes on both sides wait for each other, none fails", async () => {
+    const outcome = (quantity: number) => ({
+      kind: "outcome" as const, projectId: setup.projectId, outcome: "accepted" as const, category: "error", reason: null, quantity, timestamp: RECEIVED_AT,
+    });
+    const jobs = Array.from({ length: 60 }, () => envelopeJob("node-message", setup.projectId));
+    const viaWorker = Promise.all(jobs.map(({ job }) => sink.ingest(job)));
+    // Meanwhile the main thread's own connection commits (as self-monitoring and the UI do).
+    for (let i = 1; i <= 30; i++) {
+      await setup.storage.ingest.commit([outcome(i)]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.deepEqual(await viaWorker, jobs.map(({ eventId }) => eventId));
     const totals = await setup.storage.outcomes.totals(setup.projectId, RECEIVED_AT - 3_600_000);
-    assert.deepEqual(totals, [{ outcome: "accepted", category: "error", reason: null, quantity: 3 }]);
+    // 1 + 2 + ... + 30 from the main thread, and one accepted outcome per event from the worker.
+    assert.deepEqual(totals, [{ outcome: "accepted", category: "error", reason: null, quantity: (30 * 31) / 2 + jobs.length }]);
   });
 
   it("fails open jobs with 503 when the worker dies, then starts it again and stores", async () => {
     const faults: unknown[] = [];
     await sink.close();
     sink = await startSink(setup, { faults });
-    const pending = sink.ingest(envelopeJob("node-message", setup.projectId).job);
+    const before = envelopeJob("node-message", setup.projectId);
+    const pending = sink.ingest(before.job);
     await sink.crashForTesting();
     const outcome = await Promise.allSettled([pending]);
-    // The job was either committed before the thread stopped or refused with a retryable 503.
+    // The job was either committed before the thread stopped, or refused with a retryable 503 and not stored.
+    const stored = await setup.storage.events.get(setup.projectId, before.eventId);
+    assert.equal(outcome[0].status === "fulfilled", stored !== null);
     if (outcome[0].status === "rejected") {
       assert.deepEqual(await refusal(Promise.reject(outcome[0].reason)), {
         code: "unavailable",
@@ -164,6 +177,7 @@ describe("WorkerSink", () => {
       });
     }
     assert.equal(sink.running, false);
+    assert.deepEqual(faults.map((fault) => (fault as Error).message), ["the ingest worker stopped with exit code 1"]);
     assert.deepEqual(await refusal(sink.ingest(envelopeJob("node-message", setup.projectId).job)), {
       code: "unavailable",
       message: "ingest is restarting, retry shortly",
@@ -173,6 +187,15 @@ describe("WorkerSink", () => {
     const after = envelopeJob("node-error-cause", setup.projectId);
     assert.equal(await sink.ingest(after.job), after.eventId);
     assert.ok(await setup.storage.events.get(setup.projectId, after.eventId));
+  });
+
+  it("stops a worker that finishes restarting after close() began, so no thread keeps the database open", async () => {
+    await sink.crashForTesting();
+    assert.equal(sink.running, false);
+    await new Promise((resolve) => setTimeout(resolve, 60)); // the restart (50 ms) is under way
+    await sink.close();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(sink.running, false);
   });
 
   it("answers 429 once too many bytes wait for the worker, and takes a large job when nothing waits", async () => {
@@ -204,6 +227,27 @@ describe("WorkerSink", () => {
       message: "the server is shutting down",
       retryAfterSeconds: 5,
     });
+  });
+});
+
+describe("WorkerSink start", () => {
+  it("rejects with the worker's reason when its storage cannot be opened", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "periscope-worker-sink-"));
+    // A file where the data directory should be: the worker cannot create the database in it.
+    const notADirectory = path.join(dir, "file");
+    writeFileSync(notADirectory, "");
+    try {
+      await assert.rejects(
+        WorkerSink.start({
+          config: loadConfig({ DATA_DIR: notADirectory, LOG_LEVEL: "silent" }),
+          logger: createLogger("silent"),
+          onFault: () => assert.fail("a failed start is not a fault"),
+        }),
+        (error: unknown) => error instanceof Error && /^E(EXIST|NOTDIR)\b/.test(error.message) && error.message.includes(notADirectory),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -87,7 +87,8 @@ export function sqliteMembers(db: Db): MemberRepo {
       return owners.get(rowIdOf(organizationId))!.n;
     },
     async transferOwnership(fromMemberId, toMemberId) {
-      transfer(rowIdOf(fromMemberId), rowIdOf(toMemberId));
+      // Read-then-write: immediate, so a write by another connection (the ingest worker's) waits instead of failing.
+      transfer.immediate(rowIdOf(fromMemberId), rowIdOf(toMemberId));
     },
   };
 }

@@ -127,7 +127,10 @@ export function sqliteIngest(db: Db): IngestStore {
 
   return {
     async commit(records) {
-      return commitAll(records);
+      // IMMEDIATE takes the write lock up front: a deferred transaction that reads first cannot wait
+      // for it (SQLITE_BUSY at once) when another connection — the ingest worker's or the main
+      // thread's (INGEST_WORKER=true) — wrote in between; BEGIN IMMEDIATE waits busy_timeout instead.
+      return commitAll.immediate(records);
     },
   };
 }
