@@ -45,10 +45,7 @@ async function run(): Promise<void> {
       .close()
       .then(() => storage.close())
       .catch((error: unknown) => logger.error("ingest worker: closing the storage failed", error))
-      .finally(() => {
-        post({ type: "closed" });
-        port.close();
-      });
+      .finally(() => port.close());
   });
   post({ type: "ready" });
 }

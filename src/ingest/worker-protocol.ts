@@ -29,8 +29,7 @@ export type FromWorker =
   | { type: "ready" }
   | { type: "startup_failed"; error: WireError }
   | { type: "done"; id: number; eventId: string | null }
-  | { type: "failed"; id: number; error: WireError }
-  | { type: "closed" };
+  | { type: "failed"; id: number; error: WireError };
 
 export function toWire(job: IngestJob): WireJob {
   const parts = job.kind === "envelope" ? job.items.map((item) => item.payload) : [job.body];
@@ -53,10 +52,8 @@ export function fromWire(job: WireJob): IngestJob {
 }
 
 export function toWireError(error: unknown): WireError {
-  // By shape, not instanceof: the same class may be loaded twice (tsx and bundles).
-  if (error instanceof Error && error.name === "AppError") {
-    const app = error as AppError;
-    return { kind: "app", code: app.code, message: app.message, causes: app.causes, retryAfterSeconds: app.retryAfterSeconds };
+  if (error instanceof AppError) {
+    return { kind: "app", code: error.code, message: error.message, causes: error.causes, retryAfterSeconds: error.retryAfterSeconds };
   }
   return error instanceof Error
     ? { kind: "internal", name: error.name, message: error.message, stack: error.stack }

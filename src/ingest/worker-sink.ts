@@ -140,8 +140,6 @@ export class WorkerSink implements IngestSink {
             this.settle(message.id)?.reject(new AppError("unavailable", "internal error while ingesting"));
             return;
           }
-          case "closed":
-            return;
         }
       });
       worker.on("messageerror", (error) => fault(error));
