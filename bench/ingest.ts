@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest worker|main|both --mix errors|realistic --rate N --warmup 3 --idle 10]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest worker|main|both --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "3" },
     issues: { type: "string", default: "2000" },
     idle: { type: "string", default: "10" },
+    "cpu-prof": { type: "string" },
   },
 });
 const DATABASE_URL =
@@ -221,7 +222,8 @@ async function main() {
     const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
     try {
       const periscope = await startProcess(
-        ["scripts/start.mjs"],
+        // --cpu-prof DIR: a V8 CPU profile of each Periscope server, written when it stops.
+        [...(args["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(args["cpu-prof"])] : []), "scripts/start.mjs"],
         { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", INGEST_WORKER: String(thread === "worker"), ...target.env },
         /Default project DSN: (\S+)/,
       );

@@ -54,8 +54,12 @@ const sourceLocations = {
 
 try {
   await esbuild.build({
-    // The ingest worker thread loads its entry from beside server.mjs (src/ingest/worker-file.ts).
-    entryPoints: { server: path.join(root, "server.ts"), "ingest-worker": path.join(root, "src", "ingest", "ingest-worker.ts") },
+    // Worker threads load their entries from beside server.mjs (src/worker-file.ts).
+    entryPoints: {
+      server: path.join(root, "server.ts"),
+      "ingest-worker": path.join(root, "src", "ingest", "ingest-worker.ts"),
+      "sqlite-commit-worker": path.join(root, "src", "storage", "sqlite", "sqlite-commit-worker.ts"),
+    },
     outdir,
     outExtension: { ".js": ".mjs" },
     bundle: true,

@@ -27,10 +27,11 @@ const schema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   MAX_CONNECTIONS: z.coerce.number().int().positive().default(4096),
-  // Default depends on INGEST_WORKER (below).
+  // Default depends on INGEST_WORKER and SQLITE_COMMIT_THREAD (below).
   WRITER_FLUSH_MS: z.coerce.number().int().min(0).max(1000).optional(),
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
   INGEST_WORKER: z.enum(["true", "false", "1", "0"]).default("false"),
+  SQLITE_COMMIT_THREAD: z.enum(["true", "false", "1", "0"]).default("true"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SELF_MONITORING: z.enum(["local", "off", "upstream"]).default("local"),
   SELF_MONITORING_DSN: z
@@ -80,6 +81,11 @@ export interface Config {
    * or on the main thread beside HTTP and the UI (false).
    */
   ingestWorker: boolean;
+  /**
+   * SQLite: ingest commits run on a thread of their own (src/storage/sqlite/commit-thread.ts). Always
+   * false on PostgreSQL and with the ingest worker, which commits on its own thread.
+   */
+  sqliteCommitThread: boolean;
   writer: {
     flushMs: number;
     /** Records queued but not committed before ingest answers 503 with Retry-After. */
@@ -145,9 +151,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push("PERISCOPE_ADMIN_EMAIL and PERISCOPE_ADMIN_PASSWORD: set both or neither");
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  // On the worker, batches gather while the previous commit blocks the thread, so no timer is needed;
-  // on the main thread a 2 ms wait gathers concurrent requests (docs/adr/0003-ingest-worker-thread.md).
   const ingestWorker = c.INGEST_WORKER === "true" || c.INGEST_WORKER === "1";
+  // The ingest worker commits on its own thread already; the commit thread is for SQLite only.
+  const sqliteCommitThread = !c.DATABASE_URL && !ingestWorker && (c.SQLITE_COMMIT_THREAD === "true" || c.SQLITE_COMMIT_THREAD === "1");
+  // Where the commit does not block the thread that gathers batches (the ingest worker, the commit
+  // thread), batches gather while the previous commit runs and no timer is needed; where it does, a
+  // 2 ms wait gathers concurrent requests (docs/adr/0003-ingest-worker-thread.md, 0004-sqlite-commit-thread.md).
+  const commitOverlaps = ingestWorker || sqliteCommitThread;
   return {
     port: c.PORT,
     host: c.HOST,
@@ -160,7 +170,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, maxConnections: c.MAX_CONNECTIONS },
     ingestWorker,
-    writer: { flushMs: c.WRITER_FLUSH_MS ?? (ingestWorker ? 0 : 2), maxPending: c.WRITER_MAX_PENDING },
+    sqliteCommitThread,
+    writer: { flushMs: c.WRITER_FLUSH_MS ?? (commitOverlaps ? 0 : 2), maxPending: c.WRITER_MAX_PENDING },
     logLevel: c.LOG_LEVEL,
     selfMonitoring:
       c.SELF_MONITORING === "upstream" && c.SELF_MONITORING_DSN

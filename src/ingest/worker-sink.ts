@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import { shuttingDown, type IngestJob, type IngestSink } from "./sink";
-import { startWorker } from "./worker-file";
+import { startWorker } from "../worker-file";
 import { fromWireError, toWire, type FromWorker, type ToWorker } from "./worker-protocol";
 
 /**
@@ -104,7 +104,7 @@ export class WorkerSink implements IngestSink {
   }
 
   private spawn(): Promise<void> {
-    const worker = startWorker("ingest-worker", { workerData: this.options.config });
+    const worker = startWorker(new URL("./ingest-worker", import.meta.url), { workerData: this.options.config });
     return new Promise((resolve, reject) => {
       let started = false;
       let faultReported = false;

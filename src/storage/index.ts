@@ -26,7 +26,10 @@ export async function createStorage(config: Config, log?: StorageLog): Promise<S
           poolSize: config.database.poolSize,
           onIdleError: (error) => log?.warn(`PostgreSQL connection lost (the pool reconnects by itself): ${error.message}`),
         })
-      : createSqliteStorage(config.dataDir);
+      : createSqliteStorage(config.dataDir, {
+          commitThread: config.sqliteCommitThread,
+          onCommitThreadStopped: (reason) => log?.warn(`${reason}; the next commit starts it again`),
+        });
   return withRetention(storage, config.retentionDays, log);
 }
 

@@ -34,7 +34,8 @@ export interface IssueDelta {
 }
 
 export interface DeltaInput {
-  event: NormalizedEvent;
+  /** What the counters read of the event; the SQLite commit passes these fields alone (sqlite/commit-records.ts). */
+  event: { level: NormalizedEvent["level"]; release?: string | null; tags: NormalizedEvent["tags"] };
   seenAt: number;
   title: string;
   culprit: string;

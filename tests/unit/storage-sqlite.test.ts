@@ -10,10 +10,11 @@ import type { Storage } from "../../src/storage/types";
 
 const dirs = new Map<Storage, string>();
 
-const sqlite: EngineFactory = {
+/** The ingest commits on the calling thread, or on the commit thread (SQLITE_COMMIT_THREAD, the server's default). */
+const sqlite = (commitThread: boolean): EngineFactory => ({
   async create() {
     const dir = mkdtempSync(path.join(tmpdir(), "periscope-sqlite-"));
-    const storage = createSqliteStorage(dir);
+    const storage = createSqliteStorage(dir, { commitThread });
     dirs.set(storage, dir);
     return storage;
   },
@@ -22,9 +23,11 @@ const sqlite: EngineFactory = {
     rmSync(dirs.get(storage)!, { recursive: true, force: true });
     dirs.delete(storage);
   },
-};
+});
 
-storageContract("sqlite", sqlite);
-telemetryContract("sqlite", sqlite);
-retentionContract("sqlite", sqlite);
-accountsContract("sqlite", sqlite);
+for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread", true]] as const) {
+  storageContract(name, sqlite(commitThread));
+  telemetryContract(name, sqlite(commitThread));
+  retentionContract(name, sqlite(commitThread));
+  accountsContract(name, sqlite(commitThread));
+}

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { IngestStorage, Storage } from "../types";
 import { sqliteAccounts } from "./accounts";
+import { SqliteCommitThread } from "./commit-thread";
 import { openDatabase } from "./db";
 import { sqliteEvents } from "./events";
 import { sqliteIngest } from "./ingest";
@@ -16,9 +17,19 @@ import { sqliteTransactions } from "./transactions";
 
 export const SQLITE_FILE_NAME = "periscope.sqlite";
 
+export interface SqliteStorageOptions {
+  /** Ingest commits on a thread of their own (SQLITE_COMMIT_THREAD); off: on the calling thread. */
+  commitThread?: boolean;
+  /** The commit thread stopped unexpectedly; the next commit starts it again. */
+  onCommitThreadStopped?(reason: string): void;
+}
+
 /** The embedded engine: one file in the data directory. */
-export function createSqliteStorage(dataDir: string): Storage {
-  const db = openDatabase(path.join(dataDir, SQLITE_FILE_NAME));
+export function createSqliteStorage(dataDir: string, options: SqliteStorageOptions = {}): Storage {
+  const file = path.join(dataDir, SQLITE_FILE_NAME);
+  // Opened (and migrated) first: the commit thread's connection then finds the schema in place.
+  const db = openDatabase(file);
+  const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped }) : null;
   // One process owns the file, so key and project changes only need to reach this process's listeners.
   const keyListeners = new Set<() => void>();
   const changed = <T>(result: T): T => {
@@ -34,7 +45,7 @@ export function createSqliteStorage(dataDir: string): Storage {
     keys: { ...keys, create: async (input) => changed(await keys.create(input)) },
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
-    ingest: sqliteIngest(db),
+    ingest: commitThread ?? sqliteIngest(db),
     outcomes: sqliteOutcomes(db),
     sessions: sqliteSessions(db),
     transactions: sqliteTransactions(db),
@@ -46,6 +57,7 @@ export function createSqliteStorage(dataDir: string): Storage {
       return () => keyListeners.delete(listener);
     },
     async close() {
+      await commitThread?.close();
       db.close();
     },
   };

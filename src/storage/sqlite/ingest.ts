@@ -1,16 +1,31 @@
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
-import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
+import type { IngestRecordResult, IngestStore } from "../types";
+import { toCommitRecord, type CommitRecord, type EventCommit } from "./commit-records";
 import type { Db } from "./db";
 import { sqliteTelemetryIngest } from "./telemetry-ingest";
 
-type EventRecord = Extract<IngestRecord, { kind: "event" }>;
+/** The write path in this thread, on this connection. */
+export function sqliteIngest(db: Db): IngestStore {
+  const committer = sqliteCommitter(db);
+  return {
+    async commit(records) {
+      return committer.commit(records.map(toCommitRecord));
+    },
+  };
+}
+
+export interface SqliteCommitter {
+  /** Writes the batch in one transaction; results in input order. */
+  commit(records: CommitRecord[]): IngestRecordResult[];
+}
 
 /**
- * The write path. One call = one transaction = one fsync, however many records: the group-commit
- * writer in src/ingest/writer.ts batches concurrent requests into a call, and the per-issue counters
- * are summed over the batch (IssueDeltas) before they are written.
+ * One call = one transaction = one fsync, however many records: the group-commit writer in
+ * src/ingest/writer.ts batches concurrent requests into a call, and the per-issue counters are
+ * summed over the batch (IssueDeltas) before they are written. Synchronous, so it runs on whichever
+ * thread owns the connection: the main thread (sqliteIngest) or the commit thread (commit-thread.ts).
  */
-export function sqliteIngest(db: Db): IngestStore {
+export function sqliteCommitter(db: Db): SqliteCommitter {
   const existingEvent = db.prepare<[number, string], { issue_id: number }>(
     "SELECT issue_id FROM events WHERE project_id = ? AND event_id = ?",
   );
@@ -71,26 +86,23 @@ export function sqliteIngest(db: Db): IngestStore {
   /** Issue ids found or created in this transaction, by project, config and hash: a batch often repeats an issue. */
   type IssueIds = Map<string, number>;
 
-  function writeEvent(record: EventRecord, deltas: IssueDeltas, issueIds: IssueIds): IngestRecordResult {
-    const projectId = Number(record.projectId);
-    const { event, grouping } = record;
-    const duplicate = existingEvent.get(projectId, event.event_id);
+  function writeEvent(record: EventCommit, deltas: IssueDeltas, issueIds: IssueIds): IngestRecordResult {
+    const { projectId, grouping, seenAt } = record;
+    const duplicate = existingEvent.get(projectId, record.eventId);
     if (duplicate) return { kind: "event", issueId: String(duplicate.issue_id), duplicate: true };
 
-    const seenAt = Math.round(event.timestamp * 1000);
     const issueKey = `${projectId}\u0000${grouping.config}\u0000${grouping.hash}`;
     let issueId = issueIds.get(issueKey) ?? findIssue.get(projectId, grouping.config, grouping.hash)?.id;
     if (issueId === undefined) {
       const seq = nextSeq.get(projectId)?.last_issue_seq ?? 0;
       issueId = insertIssue.get(
         projectId, grouping.config, grouping.hash, grouping.strategy, seq, grouping.title, grouping.culprit,
-        event.level, grouping.eventType, JSON.stringify(grouping.metadata), seenAt, seenAt,
+        record.level, grouping.eventType, grouping.metadata, seenAt, seenAt,
       )!.id;
     }
     issueIds.set(issueKey, issueId);
-    const received = Math.round(event.received * 1000);
-    insertEvent.run(projectId, event.event_id, issueId, grouping.hash, seenAt, received, JSON.stringify(event));
-    deltas.add(issueId, { event, seenAt, title: grouping.title, culprit: grouping.culprit, userKey: record.userKey });
+    insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, record.payload);
+    deltas.add(issueId, { event: record, seenAt, title: grouping.title, culprit: grouping.culprit, userKey: record.userKey });
     return { kind: "event", issueId: String(issueId), duplicate: false };
   }
 
@@ -108,7 +120,7 @@ export function sqliteIngest(db: Db): IngestStore {
 
   const telemetry = sqliteTelemetryIngest(db);
 
-  const commitAll = db.transaction((records: IngestRecord[]) => {
+  const commitAll = db.transaction((records: CommitRecord[]) => {
     const deltas = new IssueDeltas();
     const outcomes = new OutcomeSums();
     const batch = telemetry.batch();
@@ -126,10 +138,10 @@ export function sqliteIngest(db: Db): IngestStore {
   });
 
   return {
-    async commit(records) {
+    commit(records) {
       // IMMEDIATE takes the write lock up front: a deferred transaction that reads first cannot wait
       // for it (SQLITE_BUSY at once) when another connection — the ingest worker's or the main
-      // thread's (INGEST_WORKER=true) — wrote in between; BEGIN IMMEDIATE waits busy_timeout instead.
+      // thread's (INGEST_WORKER=true) or the commit thread's — wrote in between; BEGIN IMMEDIATE waits busy_timeout instead.
       return commitAll.immediate(records);
     },
   };

@@ -1,13 +1,14 @@
 import { SessionDeltas } from "../session-deltas";
-import type { TelemetryRecord, TelemetryRecordResult } from "../types";
+import type { TelemetryRecordResult } from "../types";
+import type { CommitRecord } from "./commit-records";
 import type { Db } from "./db";
-import {
-  sessionStateRowOf, spanRowOf, toSessionUpdate, transactionRowOf, type SessionStateRow, type SpanRow, type TransactionRow,
-} from "../rows";
+import { sessionStateRowOf, toSessionUpdate, type SessionStateRow, type SpanRow, type TransactionRow } from "../rows";
 
-/** The telemetry records of one batch, written inside the ingest transaction (sqliteIngest). */
+type TelemetryCommit = Exclude<CommitRecord, { kind: "event" | "outcome" }>;
+
+/** The telemetry records of one batch, written inside the ingest transaction (sqliteCommitter). */
 export interface TelemetryBatch {
-  write(record: TelemetryRecord): TelemetryRecordResult;
+  write(record: TelemetryCommit): TelemetryRecordResult;
   /** Writes the batch's summed session counters; call once, after the last `write`. */
   finish(): void;
 }
@@ -53,21 +54,20 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
       });
       return {
         write(record) {
-          const projectId = Number(record.projectId);
           switch (record.kind) {
             case "session_update":
-              sessions.addUpdate(projectId, record.update);
+              sessions.addUpdate(Number(record.projectId), record.update);
               return { kind: "session_update" };
             case "session_aggregate":
-              sessions.addAggregate(projectId, record.aggregate);
+              sessions.addAggregate(Number(record.projectId), record.aggregate);
               return { kind: "session_aggregate" };
             case "transaction": {
-              const duplicate = insertTransaction.run(transactionRowOf(projectId, record.transaction)).changes === 0;
-              if (!duplicate) for (const span of record.spans) insertSpan.run(spanRowOf(projectId, span));
+              const duplicate = insertTransaction.run(record.row).changes === 0;
+              if (!duplicate) for (const span of record.spans) insertSpan.run(span);
               return { kind: "transaction", duplicate };
             }
             case "span":
-              insertSpan.run(spanRowOf(projectId, record.span));
+              insertSpan.run(record.row);
               return { kind: "span" };
           }
         },

@@ -1,0 +1,10 @@
+import type { IngestRecordResult } from "../types";
+import type { CommitRecord } from "./commit-records";
+
+/** Main thread → commit thread. */
+export type ToCommitThread = { type: "commit"; id: number; records: CommitRecord[] } | { type: "close" };
+
+/** Commit thread → main thread. */
+export type FromCommitThread =
+  | { type: "done"; id: number; results: IngestRecordResult[] }
+  | { type: "failed"; id: number; message: string };

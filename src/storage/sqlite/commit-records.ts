@@ -1,0 +1,82 @@
+/**
+ * Ingest records in the form the SQLite commit writes them: payloads already serialised, span and
+ * transaction rows already built, and of an event only the fields its issue counters need. Built on
+ * the thread that processed the envelope, so the commit thread (commit-thread.ts) receives flat rows
+ * and strings, which structured clone copies cheaply, instead of whole event trees.
+ */
+import type { Level } from "../../processing/types";
+import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
+import type { IngestRecord } from "../types";
+
+export interface EventCommit {
+  kind: "event";
+  projectId: number;
+  eventId: string;
+  /** Unix ms of the event's timestamp. */
+  seenAt: number;
+  /** Unix ms. */
+  received: number;
+  level: Level;
+  release: string | null;
+  tags: [string, string][];
+  userKey: string | null;
+  /** The normalised event as stored. */
+  payload: string;
+  grouping: {
+    config: string;
+    hash: string;
+    strategy: string;
+    title: string;
+    culprit: string;
+    eventType: string;
+    /** Serialised IssueMetadata. */
+    metadata: string;
+  };
+}
+
+export type CommitRecord =
+  | EventCommit
+  | { kind: "transaction"; row: TransactionRow; spans: SpanRow[] }
+  | { kind: "span"; row: SpanRow }
+  | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>;
+
+export function toCommitRecord(record: IngestRecord): CommitRecord {
+  switch (record.kind) {
+    case "event": {
+      const { event, grouping } = record;
+      return {
+        kind: "event",
+        projectId: Number(record.projectId),
+        eventId: event.event_id,
+        seenAt: Math.round(event.timestamp * 1000),
+        received: Math.round(event.received * 1000),
+        level: event.level,
+        release: event.release ?? null,
+        tags: event.tags,
+        userKey: record.userKey,
+        payload: JSON.stringify(event),
+        grouping: {
+          config: grouping.config,
+          hash: grouping.hash,
+          strategy: grouping.strategy,
+          title: grouping.title,
+          culprit: grouping.culprit,
+          eventType: grouping.eventType,
+          metadata: JSON.stringify(grouping.metadata),
+        },
+      };
+    }
+    case "transaction": {
+      const projectId = Number(record.projectId);
+      return {
+        kind: "transaction",
+        row: transactionRowOf(projectId, record.transaction),
+        spans: record.spans.map((span) => spanRowOf(projectId, span)),
+      };
+    }
+    case "span":
+      return { kind: "span", row: spanRowOf(Number(record.projectId), record.span) };
+    default:
+      return record;
+  }
+}

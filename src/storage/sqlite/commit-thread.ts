@@ -1,0 +1,93 @@
+import type { Worker } from "node:worker_threads";
+import { startWorker } from "../../worker-file";
+import type { IngestRecordResult, IngestStore } from "../types";
+import type { FromCommitThread, ToCommitThread } from "./commit-protocol";
+import { toCommitRecord } from "./commit-records";
+
+/** At shutdown the thread finishes the commits it was handed; one that cannot within this time is stopped. */
+const CLOSE_TIMEOUT_MS = 30_000;
+
+interface Waiting {
+  resolve(results: IngestRecordResult[]): void;
+  reject(error: unknown): void;
+}
+
+export interface CommitThreadOptions {
+  /** The thread stopped unexpectedly (its open commits failed; the next commit starts a new one). */
+  onStopped?(reason: string): void;
+}
+
+/**
+ * The SQLite ingest store with its commits on a thread of their own (docs/adr/0004-sqlite-commit-thread.md).
+ * The records are turned into rows and serialised payloads here, on the thread that processed them
+ * (commit-records.ts); the thread only runs the statements, the WAL writes and the fsync, so the
+ * main thread keeps serving HTTP and processing envelopes meanwhile. Two batches may be handed over
+ * at once: the thread commits them in order, and the second is ready the moment the first is durable.
+ * A commit is answered only once it is durable, exactly as on the main thread.
+ */
+export class SqliteCommitThread implements IngestStore {
+  readonly concurrentCommits = 2;
+  /** Started by the first commit: a process that never ingests (the CLI) starts no thread. */
+  private worker: Worker | null = null;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 1;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly options: CommitThreadOptions = {},
+  ) {}
+
+  commit(records: Parameters<IngestStore["commit"]>[0]): Promise<IngestRecordResult[]> {
+    if (this.closing) return Promise.reject(new Error("the SQLite storage is closing"));
+    const message: ToCommitThread = { type: "commit", id: this.nextId++, records: records.map(toCommitRecord) };
+    const worker = (this.worker ??= this.spawn());
+    return new Promise((resolve, reject) => {
+      this.waiting.set(message.id, { resolve, reject });
+      worker.postMessage(message);
+    });
+  }
+
+  /** Lets the thread finish what it was handed, close its connection and exit. */
+  close(): Promise<void> {
+    this.closing ??= this.stop();
+    return this.closing;
+  }
+
+  private spawn(): Worker {
+    const worker = startWorker(new URL("./sqlite-commit-worker", import.meta.url), { workerData: this.file });
+    let failure = "";
+    // Only sqlite-commit-worker.ts posts here, so the messages are FromCommitThread by construction.
+    worker.on("message", (message: FromCommitThread) => {
+      const waiting = this.waiting.get(message.id);
+      this.waiting.delete(message.id);
+      if (message.type === "done") waiting?.resolve(message.results);
+      else waiting?.reject(new Error(message.message));
+    });
+    worker.on("error", (error) => (failure = error.message));
+    worker.on("exit", (code) => {
+      if (this.worker === worker) this.worker = null;
+      const reason = `the SQLite commit thread stopped (exit code ${code}${failure ? `: ${failure}` : ""})`;
+      // Node delivers every message the thread posted before "exit": whatever is still waiting was not committed.
+      for (const waiting of this.waiting.values()) waiting.reject(new Error(reason));
+      this.waiting.clear();
+      if (!this.closing) this.options.onStopped?.(reason);
+    });
+    return worker;
+  }
+
+  private async stop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+    worker.postMessage({ type: "close" } satisfies ToCommitThread);
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Stops the thread as a fault would: for tests of the failure path. */
+  async crashForTesting(): Promise<void> {
+    await this.worker?.terminate();
+  }
+}

@@ -1,0 +1,16 @@
+import { Worker, type WorkerOptions } from "node:worker_threads";
+
+/**
+ * Starts a worker thread from its entry module, named without extension relative to the caller
+ * (`new URL("./ingest-worker", import.meta.url)`): beside the bundle under `npm start`, which builds
+ * each worker as an entry of its own into the directory of server.mjs (scripts/start.mjs), or the
+ * TypeScript beside the caller under tsx (tests, `npm run dev`). tsx's hooks do not reach worker
+ * threads by themselves, so there the worker first registers them through tsx's API.
+ */
+export function startWorker(entry: URL, options: WorkerOptions): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL(`${entry.href}.mjs`), options);
+  const tsxApi = import.meta.resolve("tsx/esm/api");
+  const source = `${entry.href}.ts`;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}

@@ -1,0 +1,100 @@
+/**
+ * The SQLite commit thread over a real file (what it stores is the storage contract's business,
+ * run on it in storage-sqlite.test.ts): a thread that dies fails the commits it had not finished,
+ * says why, and the next commit starts a new one; close() commits everything it was handed first;
+ * the main connection writes beside it without SQLITE_BUSY.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, it } from "node:test";
+import { parseEnvelope } from "../../src/ingest/envelope";
+import { processEnvelope } from "../../src/ingest/pipeline";
+import { createItemRegistry } from "../../src/items";
+import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
+import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
+import { SqliteCommitThread } from "../../src/storage/sqlite/commit-thread";
+import type { IngestRecord, Storage } from "../../src/storage/types";
+import { FIXTURE_KEY, readdressedEnvelope } from "../helpers/fixtures";
+
+const registry = createItemRegistry({ maxEventBytes: 1 << 20 });
+let dir: string;
+let storage: Storage;
+let projectId: string;
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "periscope-commit-thread-"));
+  storage = createSqliteStorage(dir);
+  projectId = (await ensureDefaults(storage)).project.id;
+});
+
+afterEach(async () => {
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One captured error event with a fresh id, processed as the door would. */
+function errorRecords(): { records: IngestRecord[]; eventId: string } {
+  const { body, eventId } = readdressedEnvelope("node-error-cause", { publicKey: FIXTURE_KEY });
+  const envelope = parseEnvelope(body);
+  const context = { projectId, envelopeHeaders: envelope.headers, receivedAt: Date.now(), clientIp: "203.0.113.9", userAgent: "test" };
+  return { records: processEnvelope(envelope, registry, context).records, eventId };
+}
+
+const storedIds = async (eventIds: string[]) => {
+  const stored = await Promise.all(eventIds.map((id) => storage.events.get(projectId, id)));
+  return stored.map((event) => event?.eventId ?? null);
+};
+
+it("fails the commits a dead thread had not finished, says why, and starts a new thread for the next", async () => {
+  const stopped: string[] = [];
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { onStopped: (reason) => stopped.push(reason) });
+  try {
+    const lost = errorRecords();
+    const pending = thread.commit(lost.records);
+    // The thread is still starting: the batch was handed over but cannot have been committed.
+    await thread.crashForTesting();
+    // terminate() while the thread still loads its modules exits with code 0 or 1, depending on the moment.
+    const reason = /^the SQLite commit thread stopped \(exit code [01]\)$/;
+    await assert.rejects(pending, { message: reason });
+    assert.equal(stopped.length, 1);
+    assert.match(stopped[0]!, reason);
+
+    const kept = errorRecords();
+    const [result] = await thread.commit(kept.records);
+    const stored = await storage.events.get(projectId, kept.eventId);
+    assert.deepEqual(result, { kind: "event", issueId: stored?.issueId, duplicate: false });
+    assert.deepEqual(await storedIds([lost.eventId, kept.eventId]), [null, kept.eventId]);
+  } finally {
+    await thread.close();
+  }
+  assert.equal(stopped.length, 1, "a close is not reported as a stop");
+});
+
+it("commits every batch it was handed before close() resolves, then refuses new ones", async () => {
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME));
+  const batches = Array.from({ length: 5 }, errorRecords);
+  const commits = batches.map((batch) => thread.commit(batch.records));
+  await thread.close();
+  const results = await Promise.all(commits);
+  assert.deepEqual(results.map((r) => r.map((result) => result.kind)), batches.map(() => ["event", "outcome"]));
+  assert.deepEqual(await storedIds(batches.map((b) => b.eventId)), batches.map((b) => b.eventId));
+  await assert.rejects(thread.commit(errorRecords().records), { message: "the SQLite storage is closing" });
+});
+
+it("lets the main connection write while the thread commits", async () => {
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME));
+  try {
+    const batches = Array.from({ length: 20 }, errorRecords);
+    const commits = Promise.all(batches.map((batch) => thread.commit(batch.records)));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => storage.projects.create({ organizationId: "1", slug: `beside-${i}`, name: `Beside ${i}`, platform: null })),
+    );
+    await commits;
+    assert.deepEqual(created.map((project) => project.slug), Array.from({ length: 20 }, (_, i) => `beside-${i}`));
+    assert.deepEqual(await storedIds(batches.map((b) => b.eventId)), batches.map((b) => b.eventId));
+  } finally {
+    await thread.close();
+  }
+});
