@@ -1,13 +1,14 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest worker|main|both --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main,worker --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
  * ratio: Periscope's durable events/s over the bare server's requests/s, one row per storage engine.
  * Afterwards every acknowledged event id is looked up in the database, so "accepted" means committed.
  * Periscope is started as `npm start` runs it (scripts/start.mjs), and its idle RSS is read `--idle`
- * seconds after it is ready, before any load. `--ingest` picks where the pipeline runs (INGEST_WORKER):
- * on the main thread (the default, as `npm start` runs it), on the worker thread, or both, one row each.
+ * seconds after it is ready, before any load. `--ingest` picks where the pipeline runs, one row per
+ * entry: SQLite commits on their own thread (commit-thread, the default, as `npm start` runs it),
+ * everything on the main thread (main), or on the ingest worker thread (worker).
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -28,7 +29,7 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "32" },
     engine: { type: "string" },
-    ingest: { type: "string", default: "main" },
+    ingest: { type: "string", default: "commit-thread" },
     mix: { type: "string", default: "errors" },
     rate: { type: "string" },
     warmup: { type: "string", default: "3" },
@@ -163,12 +164,24 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
-type IngestThread = "worker" | "main";
+/** Where the pipeline runs (src/config.ts): each is the server environment that selects it. */
+const INGEST_MODES = {
+  // Everything on the main thread, the commit included.
+  main: { INGEST_WORKER: "false", SQLITE_COMMIT_THREAD: "false" },
+  // The default: SQLite commits on their own thread (on PostgreSQL the same as main).
+  "commit-thread": { INGEST_WORKER: "false", SQLITE_COMMIT_THREAD: "true" },
+  // Parse, normalise, group and commit on the ingest worker thread.
+  worker: { INGEST_WORKER: "true", SQLITE_COMMIT_THREAD: "false" },
+} as const;
+type IngestMode = keyof typeof INGEST_MODES;
 
-function ingestThreads(): IngestThread[] {
-  if (args.ingest === "both") return ["worker", "main"];
-  if (args.ingest === "worker" || args.ingest === "main") return [args.ingest];
-  throw new Error(`--ingest must be worker, main or both, not "${args.ingest}"`);
+/** `--ingest main,commit-thread,main,commit-thread`: one run per entry, in that order (repeats alternate pairs). */
+function ingestModes(): IngestMode[] {
+  const modes = args.ingest.split(",").map((mode) => mode.trim());
+  for (const mode of modes) {
+    if (!(mode in INGEST_MODES)) throw new Error(`--ingest takes a comma-separated list of ${Object.keys(INGEST_MODES).join(", ")}, not "${mode}"`);
+  }
+  return modes as IngestMode[];
 }
 
 async function engines(): Promise<Engine[]> {
@@ -189,7 +202,7 @@ async function warmUp(options: Omit<Parameters<typeof runLoad>[0], "seconds">): 
 
 async function main() {
   const selected = await engines();
-  const threads = ingestThreads();
+  const modes = ingestModes();
   if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
     spawnSync("npx", ["next", "build"], { cwd: root, stdio: "inherit" });
   }
@@ -202,7 +215,7 @@ async function main() {
   const templates = templatesFor("0".repeat(32));
   const bytes = templates.reduce((sum, template) => sum + Buffer.concat(template.parts).length, 0);
   console.log(
-    `bench: ${seconds}s per server, ${connections} connections, engines ${selected.join(", ")}, ingest on ${threads.join(" and ")} thread, ` +
+    `bench: ${seconds}s per server, ${connections} connections, engines ${selected.join(", ")}, ingest ${modes.join(", ")}, ` +
       (realistic ? `realistic mix (${args.issues} error variants)` : `envelopes ${FIXTURES.join(", ")}`) +
       `, ${templates.length} templates averaging ${Math.round(bytes / templates.length)} bytes`,
   );
@@ -217,14 +230,14 @@ async function main() {
 
   const rows = [row("bare node:http", baselineResult, baselineRss, null, null)];
   const summaries: string[] = [];
-  for (const [engine, thread] of selected.flatMap((engine) => threads.map((thread) => [engine, thread] as const))) {
-    const name = threads.length > 1 ? `${engine}, ${thread} thread` : engine;
+  for (const [engine, mode] of selected.flatMap((engine) => modes.map((mode) => [engine, mode] as const))) {
+    const name = modes.length > 1 ? `${engine}, ${mode}` : engine;
     const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
     try {
       const periscope = await startProcess(
         // --cpu-prof DIR: a V8 CPU profile of each Periscope server, written when it stops.
         [...(args["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(args["cpu-prof"])] : []), "scripts/start.mjs"],
-        { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", INGEST_WORKER: String(thread === "worker"), ...target.env },
+        { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", ...INGEST_MODES[mode], ...target.env },
         /Default project DSN: (\S+)/,
       );
       // Idle RSS after start: what the process holds before it has seen any traffic.
