@@ -93,20 +93,25 @@ export class GroupCommitWriter {
   }
 
   private async commit(batch: PendingWrite[], records: number): Promise<void> {
+    // The waiters keep only their record counts: the records themselves are handed to the store and
+    // not referenced from here while the commit is awaited (see src/ingest/sink.ts for why).
+    const waiters = batch.map(({ records: own, resolve, reject }) => ({ count: own.length, resolve, reject }));
+    const committing = this.store.commit(batch.flatMap((write) => write.records));
+    batch.length = 0;
     try {
-      const results = await this.store.commit(batch.flatMap((write) => write.records));
+      const results = await committing;
       // Released before the waiters are answered: a client that submits again right after its
       // answer must not find its own, already committed records still counted against the bound.
       this.committingRecords -= records;
       let offset = 0;
-      for (const write of batch) {
-        write.resolve(results.slice(offset, offset + write.records.length));
-        offset += write.records.length;
+      for (const waiter of waiters) {
+        waiter.resolve(results.slice(offset, offset + waiter.count));
+        offset += waiter.count;
       }
     } catch (error) {
       this.committingRecords -= records;
       const failure = new AppError("unavailable", "failed to store envelope", [String(error)], 5);
-      for (const write of batch) write.reject(failure);
+      for (const waiter of waiters) waiter.reject(failure);
     }
   }
 }

@@ -1,12 +1,13 @@
 /**
  * The SQLite commit thread: owns a connection of its own and runs the ingest commits the main thread
- * posts (commit-thread.ts), one after another, so the statements, the WAL writes, the fsync and the
- * checkpoints never block the main thread's event loop. workerData is the database file.
+ * posts (commit-thread.ts), so the statements, the WAL writes, the fsync and the checkpoints never
+ * block the main thread's event loop. Group commit happens here: whatever arrived while a commit ran
+ * is committed next, together, in one transaction. workerData is the database file.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import type { FromCommitThread, ToCommitThread } from "./commit-protocol";
 import { openDatabase } from "./db";
 import { sqliteCommitter } from "./ingest";
-import type { FromCommitThread, ToCommitThread } from "./commit-protocol";
 
 if (!parentPort) throw new Error("sqlite-commit-worker.ts runs only as a worker thread (see commit-thread.ts)");
 const port = parentPort;
@@ -14,16 +15,31 @@ const db = openDatabase(workerData as string);
 const committer = sqliteCommitter(db);
 const post = (message: FromCommitThread) => port.postMessage(message);
 
+type CommitMessage = Extract<ToCommitThread, { type: "commit" }>;
+
+function commitTogether(batches: CommitMessage[]): void {
+  try {
+    const results = committer.commit(batches.flatMap((batch) => batch.records));
+    let offset = 0;
+    for (const batch of batches) {
+      post({ type: "done", id: batch.id, results: results.slice(offset, offset + batch.records.length) });
+      offset += batch.records.length;
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    for (const batch of batches) post({ type: "failed", id: batch.id, message });
+  }
+}
+
 // Only SqliteCommitThread posts here, so the messages are ToCommitThread by construction.
-port.on("message", (message: ToCommitThread) => {
-  if (message.type === "close") {
+port.on("message", (first: ToCommitThread) => {
+  const waiting = [first];
+  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) waiting.push(next.message as ToCommitThread);
+  const batches = waiting.filter((message): message is CommitMessage => message.type === "commit");
+  if (batches.length > 0) commitTogether(batches);
+  // close() is posted after every commit it waits for, and nothing is posted after it.
+  if (waiting.some((message) => message.type === "close")) {
     db.close();
     port.close();
-    return;
-  }
-  try {
-    post({ type: "done", id: message.id, results: committer.commit(message.records) });
-  } catch (error) {
-    post({ type: "failed", id: message.id, message: error instanceof Error ? error.message : String(error) });
   }
 });
