@@ -2,7 +2,8 @@
  * The SQLite commit thread over a real file (what it stores is the storage contract's business,
  * run on it in storage-sqlite.test.ts): a thread that dies fails the commits it had not finished,
  * says why, and the next commit starts a new one; close() commits everything it was handed first;
- * the main connection writes beside it without SQLITE_BUSY.
+ * a batch the database refuses fails alone, not the batches committed together with it; the main
+ * connection writes beside it without SQLITE_BUSY.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -94,6 +95,28 @@ it("lets the main connection write while the thread commits", async () => {
     await commits;
     assert.deepEqual(created.map((project) => project.slug), Array.from({ length: 20 }, (_, i) => `beside-${i}`));
     assert.deepEqual(await storedIds(batches.map((b) => b.eventId)), batches.map((b) => b.eventId));
+  } finally {
+    await thread.close();
+  }
+});
+
+it("fails only the batch the database refuses when batches were committed together", async () => {
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME));
+  try {
+    const before = errorRecords();
+    const after = errorRecords();
+    // NOT NULL on outcomes.category: a record no processor makes, standing in for any refusal.
+    const refused: IngestRecord[] = [
+      { kind: "outcome", projectId, outcome: "accepted", category: null as unknown as string, reason: null, quantity: 1, timestamp: Date.now() },
+    ];
+    // Handed over in one turn, so the thread finds all three waiting and tries them as one transaction.
+    const commits = [thread.commit(before.records), thread.commit(refused), thread.commit(after.records)];
+    const settled = await Promise.allSettled(commits);
+    assert.deepEqual(
+      settled.map((result) => (result.status === "rejected" ? (result.reason as Error).message : result.status)),
+      ["fulfilled", "NOT NULL constraint failed: outcomes.category", "fulfilled"],
+    );
+    assert.deepEqual(await storedIds([before.eventId, after.eventId]), [before.eventId, after.eventId]);
   } finally {
     await thread.close();
   }

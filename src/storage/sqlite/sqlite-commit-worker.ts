@@ -17,6 +17,10 @@ const post = (message: FromCommitThread) => port.postMessage(message);
 
 type CommitMessage = Extract<ToCommitThread, { type: "commit" }>;
 
+/**
+ * One transaction for all of them; if it fails, each batch again on its own, so a batch the database
+ * refuses fails alone instead of taking the requests grouped with it down too.
+ */
 function commitTogether(batches: CommitMessage[]): void {
   try {
     const results = committer.commit(batches.flatMap((batch) => batch.records));
@@ -26,6 +30,10 @@ function commitTogether(batches: CommitMessage[]): void {
       offset += batch.records.length;
     }
   } catch (error) {
+    if (batches.length > 1) {
+      for (const batch of batches) commitTogether([batch]);
+      return;
+    }
     const message = error instanceof Error ? error.message : String(error);
     for (const batch of batches) post({ type: "failed", id: batch.id, message });
   }
