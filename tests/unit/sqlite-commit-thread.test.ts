@@ -48,9 +48,9 @@ const storedIds = async (eventIds: string[]) => {
   return stored.map((event) => event?.eventId ?? null);
 };
 
-it("fails the commits a dead thread had not finished, says why, and starts a new thread for the next", async () => {
+it("fails the commits a dead thread had not finished, says why, refuses commits for the restart delay, then starts a new thread", async () => {
   const stopped: string[] = [];
-  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { onStopped: (reason) => stopped.push(reason) });
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { onStopped: (reason) => stopped.push(reason), restartDelayMs: 200 });
   try {
     const lost = errorRecords();
     const pending = thread.commit(lost.records);
@@ -62,11 +62,15 @@ it("fails the commits a dead thread had not finished, says why, and starts a new
     assert.equal(stopped.length, 1);
     assert.match(stopped[0]!, reason);
 
+    const early = errorRecords();
+    await assert.rejects(thread.commit(early.records), { message: "the SQLite commit thread stopped and restarts shortly" });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+
     const kept = errorRecords();
     const [result] = await thread.commit(kept.records);
     const stored = await storage.events.get(projectId, kept.eventId);
     assert.deepEqual(result, { kind: "event", issueId: stored?.issueId, duplicate: false });
-    assert.deepEqual(await storedIds([lost.eventId, kept.eventId]), [null, kept.eventId]);
+    assert.deepEqual(await storedIds([lost.eventId, early.eventId, kept.eventId]), [null, null, kept.eventId]);
   } finally {
     await thread.close();
   }

@@ -6,6 +6,8 @@ import { toCommitRecord } from "./commit-records";
 
 /** At shutdown the thread finishes the commits it was handed; one that cannot within this time is stopped. */
 const CLOSE_TIMEOUT_MS = 30_000;
+/** After a thread stopped unexpectedly, commits fail at once for this long instead of starting threads in a tight loop. */
+const DEFAULT_RESTART_DELAY_MS = 1_000;
 
 interface Waiting {
   resolve(results: IngestRecordResult[]): void;
@@ -13,8 +15,10 @@ interface Waiting {
 }
 
 export interface CommitThreadOptions {
-  /** The thread stopped unexpectedly (its open commits failed; the next commit starts a new one). */
+  /** The thread stopped unexpectedly (its open commits failed; a commit after the restart delay starts a new one). */
   onStopped?(reason: string): void;
+  /** Defaults to 1 s. */
+  restartDelayMs?: number;
 }
 
 /**
@@ -37,6 +41,7 @@ export class SqliteCommitThread implements IngestStore {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private closing: Promise<void> | null = null;
+  private restartNotBefore = 0;
 
   constructor(
     private readonly file: string,
@@ -45,6 +50,9 @@ export class SqliteCommitThread implements IngestStore {
 
   commit(records: Parameters<IngestStore["commit"]>[0]): Promise<IngestRecordResult[]> {
     if (this.closing) return Promise.reject(new Error("the SQLite storage is closing"));
+    if (!this.worker && Date.now() < this.restartNotBefore) {
+      return Promise.reject(new Error("the SQLite commit thread stopped and restarts shortly"));
+    }
     const message: ToCommitThread = { type: "commit", id: this.nextId++, records: records.map(toCommitRecord) };
     const worker = (this.worker ??= this.spawn());
     return new Promise((resolve, reject) => {
@@ -80,7 +88,9 @@ export class SqliteCommitThread implements IngestStore {
       // Node delivers every message the thread posted before "exit": whatever is still waiting was not committed.
       for (const waiting of this.waiting.values()) waiting.reject(new Error(reason));
       this.waiting.clear();
-      if (!this.closing) this.options.onStopped?.(reason);
+      if (this.closing) return;
+      this.restartNotBefore = Date.now() + (this.options.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS);
+      this.options.onStopped?.(reason);
     });
     return worker;
   }

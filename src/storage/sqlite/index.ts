@@ -20,7 +20,7 @@ export const SQLITE_FILE_NAME = "periscope.sqlite";
 export interface SqliteStorageOptions {
   /** Ingest commits on a thread of their own (SQLITE_COMMIT_THREAD); off: on the calling thread. */
   commitThread?: boolean;
-  /** The commit thread stopped unexpectedly; the next commit starts it again. */
+  /** The commit thread stopped unexpectedly; after a second the next commit starts it again. */
   onCommitThreadStopped?(reason: string): void;
 }
 
