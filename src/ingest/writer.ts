@@ -96,7 +96,13 @@ export class GroupCommitWriter {
     // The waiters keep only their record counts: the records themselves are handed to the store and
     // not referenced from here while the commit is awaited (see src/ingest/sink.ts for why).
     const waiters = batch.map(({ records: own, resolve, reject }) => ({ count: own.length, resolve, reject }));
-    const committing = this.store.commit(batch.flatMap((write) => write.records));
+    let committing: Promise<IngestRecordResult[]>;
+    try {
+      committing = this.store.commit(batch.flatMap((write) => write.records));
+    } catch (error) {
+      // A store that throws instead of rejecting (a thread that cannot be started) fails the batch the same way.
+      committing = Promise.reject(error);
+    }
     batch.length = 0;
     try {
       const results = await committing;

@@ -1,7 +1,8 @@
 /**
  * Group commit over a real SQLite store: concurrent submissions share one transaction and each gets
- * its own results in order; the queue bound answers 429; a failed commit rejects every waiter with
- * 503 and commits nothing; drain() waits for everything queued.
+ * its own results in order; the queue bound answers 429; a failed commit — rejected or thrown —
+ * rejects every waiter with 503, commits nothing and gives its room in the bound back; drain()
+ * waits for everything queued.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -65,6 +66,22 @@ it("rejects every waiter of a failed batch with 503 and Retry-After, committing 
     assert.deepEqual([error.code, error.message, error.causes, error.retryAfterSeconds], ["unavailable", "failed to store envelope", ["Error: disk full"], 5]);
   }
   assert.deepEqual(await storage.outcomes.totals("1", 0), []);
+});
+
+it("treats a store that throws instead of rejecting like a failed commit, and gives the room back", async () => {
+  let calls = 0;
+  const writer = new GroupCommitWriter(
+    { commit: (records) => { if (calls++ === 0) throw new Error("cannot start a thread"); return storage.ingest.commit(records); } },
+    { flushMs: 5, maxPending: 2 },
+  );
+  await assert.rejects(writer.submit([outcome("1", 1), outcome("1", 2)]), (error: unknown) => {
+    assert.ok(error instanceof AppError);
+    assert.deepEqual([error.code, error.causes, error.retryAfterSeconds], ["unavailable", ["Error: cannot start a thread"], 5]);
+    return true;
+  });
+  assert.equal(writer.pending, 0);
+  assert.deepEqual(await writer.submit([outcome("1", 3), outcome("1", 4)]), [{ kind: "outcome" }, { kind: "outcome" }]);
+  await writer.drain();
 });
 
 it("drain() commits what is still queued", async () => {
