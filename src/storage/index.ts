@@ -28,7 +28,7 @@ export async function createStorage(config: Config, log?: StorageLog): Promise<S
         })
       : createSqliteStorage(config.dataDir, {
           commitThread: config.sqliteCommitThread,
-          onCommitThreadStopped: (reason) => log?.warn(`${reason}; ingest answers 503 for a second, then the next commit starts it again`),
+          onCommitThreadStopped: (reason) => log?.warn(`${reason}; its open commits failed (503), and the first commit after a second starts it again`),
         });
   return withRetention(storage, config.retentionDays, log);
 }

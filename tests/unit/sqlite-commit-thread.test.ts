@@ -15,6 +15,8 @@ import { processEnvelope } from "../../src/ingest/pipeline";
 import { createItemRegistry } from "../../src/items";
 import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
+import Database from "better-sqlite3";
+import { refusesOneBatch } from "../../src/storage/sqlite/commit-errors";
 import { SqliteCommitThread } from "../../src/storage/sqlite/commit-thread";
 import type { IngestRecord, Storage } from "../../src/storage/types";
 import { FIXTURE_KEY, readdressedEnvelope } from "../helpers/fixtures";
@@ -123,5 +125,47 @@ it("fails only the batch the database refuses when batches were committed togeth
     assert.deepEqual(await storedIds([before.eventId, after.eventId]), [before.eventId, after.eventId]);
   } finally {
     await thread.close();
+  }
+});
+
+it("names why a thread that cannot open the database stopped", async () => {
+  const stopped: string[] = [];
+  // A directory where the file should be: SQLite cannot open it.
+  const thread = new SqliteCommitThread(dir, { onStopped: (reason) => stopped.push(reason) });
+  try {
+    const expected = `the SQLite commit thread stopped (exit code 1: cannot open ${dir}: unable to open database file (SQLITE_CANTOPEN))`;
+    await assert.rejects(thread.commit(errorRecords().records), { message: expected });
+    assert.deepEqual(stopped, [expected]);
+  } finally {
+    await thread.close();
+  }
+});
+
+it("retries a group batch by batch only for errors of one batch's data", () => {
+  const file = path.join(dir, "classify.sqlite");
+  const holder = new Database(file);
+  const other = new Database(file, { timeout: 0 });
+  try {
+    holder.exec("CREATE TABLE t (v TEXT NOT NULL)");
+    const thrown = (run: () => unknown): unknown => {
+      try {
+        run();
+      } catch (error) {
+        return error;
+      }
+      throw new Error("expected an error");
+    };
+    const notNull = thrown(() => holder.prepare("INSERT INTO t (v) VALUES (NULL)").run());
+    const badBind = thrown(() => holder.prepare("INSERT INTO t (v) VALUES (?)").run({}));
+    holder.exec("BEGIN IMMEDIATE");
+    const busy = thrown(() => other.exec("BEGIN IMMEDIATE"));
+    holder.exec("ROLLBACK");
+    assert.deepEqual(
+      [notNull, badBind, busy, new Error("disk I/O error")].map((error) => [(error as { code?: string }).code, refusesOneBatch(error)]),
+      [["SQLITE_CONSTRAINT_NOTNULL", true], [undefined, true], ["SQLITE_BUSY", false], [undefined, false]],
+    );
+  } finally {
+    holder.close();
+    other.close();
   }
 });

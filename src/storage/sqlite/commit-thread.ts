@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import type { Worker } from "node:worker_threads";
 import { startWorker } from "../../worker-file";
 import type { IngestRecordResult, IngestStore } from "../types";
@@ -57,7 +58,12 @@ export class SqliteCommitThread implements IngestStore {
     const worker = (this.worker ??= this.spawn());
     return new Promise((resolve, reject) => {
       this.waiting.set(message.id, { resolve, reject });
-      worker.postMessage(message);
+      try {
+        worker.postMessage(message);
+      } catch (error) {
+        this.waiting.delete(message.id);
+        reject(error);
+      }
     });
   }
 
@@ -81,7 +87,8 @@ export class SqliteCommitThread implements IngestStore {
       if (message.type === "done") waiting?.resolve(message.results);
       else waiting?.reject(new Error(message.message));
     });
-    worker.on("error", (error) => (failure = error.message));
+    // What reaches here is whatever the thread threw, not necessarily an Error.
+    worker.on("error", (error: unknown) => (failure = error instanceof Error ? error.message : inspect(error)));
     worker.on("exit", (code) => {
       if (this.worker === worker) this.worker = null;
       const reason = `the SQLite commit thread stopped (exit code ${code}${failure ? `: ${failure}` : ""})`;

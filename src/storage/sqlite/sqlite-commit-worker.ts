@@ -6,20 +6,31 @@
  */
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import type { FromCommitThread, ToCommitThread } from "./commit-protocol";
-import { openDatabase } from "./db";
+import { refusesOneBatch } from "./commit-errors";
+import { openDatabase, type Db } from "./db";
 import { sqliteCommitter } from "./ingest";
 
 if (!parentPort) throw new Error("sqlite-commit-worker.ts runs only as a worker thread (see commit-thread.ts)");
 const port = parentPort;
-const db = openDatabase(workerData as string);
+const db = openOrExplain(workerData as string);
 const committer = sqliteCommitter(db);
 const post = (message: FromCommitThread) => port.postMessage(message);
 
 type CommitMessage = Extract<ToCommitThread, { type: "commit" }>;
 
+/** better-sqlite3's errors reach the main thread's "error" event without their message; a plain Error keeps it. */
+function openOrExplain(file: string): Db {
+  try {
+    return openDatabase(file);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new Error(`cannot open ${file}: ${error instanceof Error ? error.message : String(error)}${typeof code === "string" ? ` (${code})` : ""}`);
+  }
+}
+
 /**
- * One transaction for all of them; if it fails, each batch again on its own, so a batch the database
- * refuses fails alone instead of taking the requests grouped with it down too.
+ * One transaction for all of them; if the database refuses one batch's data, each batch again on its
+ * own, so that batch fails alone instead of taking the requests grouped with it down too.
  */
 function commitTogether(batches: CommitMessage[]): void {
   try {
@@ -30,7 +41,7 @@ function commitTogether(batches: CommitMessage[]): void {
       offset += batch.records.length;
     }
   } catch (error) {
-    if (batches.length > 1) {
+    if (batches.length > 1 && refusesOneBatch(error)) {
       for (const batch of batches) commitTogether([batch]);
       return;
     }
