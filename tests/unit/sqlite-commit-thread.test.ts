@@ -79,6 +79,27 @@ it("fails the commits a dead thread had not finished, says why, refuses commits 
   assert.equal(stopped.length, 1, "a close is not reported as a stop");
 });
 
+it("has stored every batch it answered when it dies in the middle of a stream of commits", async () => {
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { restartDelayMs: 0 });
+  try {
+    await thread.commit(errorRecords().records);
+    const batches = Array.from({ length: 40 }, errorRecords);
+    const commits = batches.map((batch) => thread.commit(batch.records));
+    // Dies once the first of them is answered, while the others are queued or being committed.
+    await commits[0];
+    await thread.crashForTesting();
+    const settled = await Promise.allSettled(commits);
+    const answered = batches.filter((_, i) => settled[i]!.status === "fulfilled").map((batch) => batch.eventId);
+    const failed = settled.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason as Error);
+    assert.ok(answered.length >= 1 && answered.length + failed.length === batches.length);
+    // Answered means stored; a failed one may or may not be (the SDK retries it; its event id dedupes).
+    assert.deepEqual(await storedIds(answered), answered);
+    for (const error of failed) assert.match(error.message, /^the SQLite commit thread stopped \(exit code 1\)$/);
+  } finally {
+    await thread.close();
+  }
+});
+
 it("commits every batch it was handed before close() resolves, then refuses new ones", async () => {
   const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME));
   const batches = Array.from({ length: 5 }, errorRecords);
