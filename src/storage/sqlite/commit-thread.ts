@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import type { Worker } from "node:worker_threads";
 import { startWorker } from "../../worker-file";
-import type { IngestRecordResult, IngestStore } from "../types";
+import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import type { FromCommitThread, ToCommitThread } from "./commit-protocol";
 import { toCommitRecord } from "./commit-records";
 
@@ -34,7 +34,8 @@ export interface CommitThreadOptions {
 export class SqliteCommitThread implements IngestStore {
   /**
    * The writer hands every batch over at once (the thread groups them); its WRITER_MAX_PENDING still
-   * bounds the records waiting here. The number only has to be larger than batches ever in flight.
+   * bounds the records waiting here. Past this many batches in flight the writer waits for one to
+   * finish before it hands over the next, as it does on the main thread.
    */
   readonly concurrentCommits = 1024;
   /** Started by the first commit: a process that never ingests (the CLI) starts no thread. */
@@ -49,7 +50,7 @@ export class SqliteCommitThread implements IngestStore {
     private readonly options: CommitThreadOptions = {},
   ) {}
 
-  commit(records: Parameters<IngestStore["commit"]>[0]): Promise<IngestRecordResult[]> {
+  commit(records: IngestRecord[]): Promise<IngestRecordResult[]> {
     if (this.closing) return Promise.reject(new Error("the SQLite storage is closing"));
     if (!this.worker && Date.now() < this.restartNotBefore) {
       return Promise.reject(new Error("the SQLite commit thread stopped and restarts shortly"));
