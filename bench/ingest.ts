@@ -67,13 +67,28 @@ function statusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
 
 const peakRssMb = (pid: number) => statusMb(pid, "VmHWM");
 
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc (clock ticks of 10 ms). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name in parentheses may contain spaces; the fields after it are fixed.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The server's CPU per answered request during the measured run: less noisy than the rate itself. */
+async function measureCpu<T extends LoadResult>(pid: number, run: Promise<T>): Promise<T & { cpuUsPerRequest: number }> {
+  const before = cpuSeconds(pid);
+  const result = await run;
+  return { ...result, cpuUsPerRequest: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, result.sent) };
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
 }
 
-function row(name: string, result: LoadResult, rssMb: number, durable: number | null, idleRssMb: number | null) {
+function row(name: string, result: LoadResult & { cpuUsPerRequest: number }, rssMb: number, durable: number | null, idleRssMb: number | null) {
   return {
     server: name,
     "sent/s": Math.round(result.sent / result.seconds),
@@ -82,6 +97,7 @@ function row(name: string, result: LoadResult, rssMb: number, durable: number | 
     rejected: JSON.stringify(result.rejected),
     "p50 ms": percentile(result.latenciesMs, 50).toFixed(1),
     "p99 ms": percentile(result.latenciesMs, 99).toFixed(1),
+    "CPU µs/req": Math.round(result.cpuUsPerRequest),
     "peak RSS MB": Math.round(rssMb),
     "idle RSS MB": idleRssMb === null ? "-" : Math.round(idleRssMb),
   };
@@ -224,7 +240,7 @@ async function main() {
   const baseline = await startProcess(["--import", "tsx", "bench/baseline-server.ts"], {}, /listening on (\d+)/);
   const baselineUrl = `http://127.0.0.1:${baseline.match[1]}/api/1/envelope/`;
   await warmUp({ url: baselineUrl, templates, connections });
-  const baselineResult = await runLoad({ url: baselineUrl, templates, connections, seconds });
+  const baselineResult = await measureCpu(baseline.child.pid!, runLoad({ url: baselineUrl, templates, connections, seconds }));
   const baselineRss = peakRssMb(baseline.child.pid!);
   await stop(baseline.child);
   const baselineRate = baselineResult.sent / baselineResult.seconds;
@@ -249,7 +265,7 @@ async function main() {
       // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
       const rate = args.rate ? Number(args.rate) : undefined;
       await warmUp({ url, templates: templatesFor(dsn.username), connections, rate });
-      const result = await runLoad({ url, templates: templatesFor(dsn.username), connections, seconds, rate });
+      const result = await measureCpu(periscope.child.pid!, runLoad({ url, templates: templatesFor(dsn.username), connections, seconds, rate }));
       const rss = peakRssMb(periscope.child.pid!);
       await stop(periscope.child);
       const { stored, issues, missing } = await target.verify(result.acceptedIds);
