@@ -52,7 +52,7 @@ async function seed(dataDir: string): Promise<void> {
       // Spread over the last 14 days, so sparklines and "last seen" sorting have real work to do.
       const timestamp = (now - Math.floor(((i * 7919) % EVENTS) / EVENTS * 14 * DAY_MS)) / 1000;
       const event = { ...base, event_id: randomBytes(16).toString("hex"), timestamp, level: i % 10 === 0 ? ("warning" as const) : base.level };
-      records.push({ kind: "event", projectId: project.id, event, grouping: groupings[(i * 31) % ISSUES]!, userKey: userKeyOf(event) });
+      records.push({ kind: "event", projectId: project.id, event, payload: JSON.stringify(event), grouping: groupings[(i * 31) % ISSUES]!, userKey: userKeyOf(event) });
     }
     await storage.ingest.commit(records);
     if ((done / batch) % 20 === 0) process.stdout.write(`\rseeding: ${done.toLocaleString()} / ${EVENTS.toLocaleString()} events`);

@@ -64,15 +64,16 @@ export function processStoreBody(body: Buffer, maxEventBytes: number, context: I
   if (body.length > maxEventBytes) {
     throw new AppError("payload_too_large", `envelope exceeded size limits for type 'event' (${SIZE_LIMITS_LINK})`);
   }
+  const sdkJson = body.toString("utf8");
   let raw: unknown;
   try {
-    raw = JSON.parse(body.toString("utf8"));
+    raw = JSON.parse(sdkJson);
   } catch (error) {
     throw new AppError("bad_request", `invalid JSON data: ${(error as Error).message}`);
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new AppError("bad_request", "invalid JSON data: the event must be a JSON object");
   }
-  const result = processEventPayload(raw, context);
+  const result = processEventPayload(raw, sdkJson, context);
   return { records: result.records, eventId: result.eventId ?? null };
 }

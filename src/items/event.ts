@@ -1,22 +1,34 @@
 import { groupEvent } from "../processing/grouping";
-import { normalizeEvent, userKeyOf } from "../processing/normalize";
+import { indexedEventOf, userKeyOf, type NormalizeContext } from "../processing/normalize";
+import { sdkEventPayload } from "../processing/stored-event";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
 
 const CATEGORY = "error";
 
-/** Processes one error/message event payload (already parsed JSON) into an event record. */
-export function processEventPayload(raw: unknown, context: ItemContext): ItemResult {
-  const event = normalizeEvent(raw, {
+/**
+ * Processes one error/message event payload into an event record. `raw` is `sdkJson` parsed; the
+ * text is what gets stored (stored-event.ts), so ingest normalises only what indexes the event.
+ */
+export function processEventPayload(raw: unknown, sdkJson: string, context: ItemContext): ItemResult {
+  const normalizeContext: NormalizeContext = {
     receivedAt: context.receivedAt,
     sentAt: typeof context.envelopeHeaders.sent_at === "string" ? context.envelopeHeaders.sent_at : undefined,
     envelopeEventId: typeof context.envelopeHeaders.event_id === "string" ? context.envelopeHeaders.event_id : undefined,
     clientIp: context.clientIp,
     userAgent: context.userAgent,
-  });
+  };
+  const event = indexedEventOf(raw, normalizeContext);
   return {
     eventId: event.event_id,
     records: [
-      { kind: "event", projectId: context.projectId, event, grouping: groupEvent(event), userKey: userKeyOf(event) },
+      {
+        kind: "event",
+        projectId: context.projectId,
+        event,
+        payload: sdkEventPayload(sdkJson, event, normalizeContext),
+        grouping: groupEvent(event),
+        userKey: userKeyOf(event),
+      },
       outcome(context, "accepted", CATEGORY, null),
     ],
   };
@@ -27,15 +39,16 @@ export const eventItem = (maxBytes: number): ItemProcessor => ({
   category: CATEGORY,
   maxBytes,
   process(item, context) {
+    const sdkJson = item.payload.toString("utf8");
     let raw: unknown;
     try {
-      raw = JSON.parse(item.payload.toString("utf8"));
+      raw = JSON.parse(sdkJson);
     } catch {
       return { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
     }
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
       return { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
     }
-    return processEventPayload(raw, context);
+    return processEventPayload(raw, sdkJson, context);
   },
 });

@@ -30,7 +30,7 @@ export function createServerCapture(options: {
     try {
       const raw = serverErrorEvent(error, context, { release: options.release, root: options.root });
       if (config.selfMonitoring.mode === "local") {
-        const result = processEventPayload(raw, {
+        const result = processEventPayload(raw, JSON.stringify(raw), {
           projectId: options.monitoringProjectId,
           envelopeHeaders: {},
           receivedAt: Date.now(),

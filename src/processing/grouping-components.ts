@@ -3,7 +3,7 @@
  * aims at stability — the same code path must produce the same components across releases, line
  * shifts, browsers and bundler content hashes (docs/sentry-protocol.md §9).
  */
-import type { GroupingStrategy, NormalizedEvent, StackFrame } from "./types";
+import type { GroupingStrategy, IndexedEvent, StackFrame } from "./types";
 
 /** What default grouping hashes, and by which strategy. */
 export interface DefaultGrouping {
@@ -78,14 +78,14 @@ export function parameterize(message: string): string {
 }
 
 /** The message to group by: the template when params exist (it is the parameter-free form), else the text. */
-export function groupingMessage(event: NormalizedEvent): string | undefined {
+export function groupingMessage(event: IndexedEvent): string | undefined {
   const entry = event.logentry;
   if (!entry) return undefined;
   return entry.params && entry.params.length > 0 ? entry.message : entry.formatted;
 }
 
 /** The frame Sentry calls the crash site: last in-app frame of the thrown exception, else its last frame. */
-export function crashFrame(event: NormalizedEvent): StackFrame | undefined {
+export function crashFrame(event: IndexedEvent): StackFrame | undefined {
   const frames = event.exception.at(-1)?.stacktrace?.frames ?? [];
   return frames.findLast((frame) => frame.in_app === true) ?? frames.at(-1);
 }

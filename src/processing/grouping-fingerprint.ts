@@ -3,7 +3,7 @@
  * Sentry does (https://docs.sentry.io/concepts/data-management/event-grouping/fingerprint-rules/).
  * A variable must be the whole entry; names are case- and spacing-tolerant (`{{Type}}`, `{{ type }}`).
  */
-import type { NormalizedEvent } from "./types";
+import type { IndexedEvent } from "./types";
 import { crashFrame, type DefaultGrouping } from "./grouping-components";
 
 const VARIABLE = /^\{\{\s*([^}]*?)\s*\}\}$/;
@@ -12,7 +12,7 @@ const VARIABLE = /^\{\{\s*([^}]*?)\s*\}\}$/;
  * The components a fingerprint hashes, or null when default grouping applies: no fingerprint, or
  * exactly `["{{ default }}"]` (what SDKs send when nothing was customised).
  */
-export function resolveFingerprint(event: NormalizedEvent, byDefault: DefaultGrouping): FingerprintComponent[] | null {
+export function resolveFingerprint(event: IndexedEvent, byDefault: DefaultGrouping): FingerprintComponent[] | null {
   const fingerprint = event.fingerprint;
   if (!fingerprint || fingerprint.length === 0) return null;
   if (fingerprint.length === 1 && variableOf(fingerprint[0] ?? "") === "default") return null;
@@ -50,7 +50,7 @@ const ALIASES: Record<string, string> = {
 };
 
 /** Sentry's placeholders for missing values (`<no-transaction>`, ...); undefined for unknown variables. */
-function valueOf(variable: string, event: NormalizedEvent): string | undefined {
+function valueOf(variable: string, event: IndexedEvent): string | undefined {
   const thrown = event.exception.at(-1);
   const frame = crashFrame(event);
   if (variable.startsWith("tags.")) {

@@ -4,7 +4,7 @@
  * the config family, the strategy and its components, so two strategies never collide.
  */
 import { hash as digest } from "node:crypto";
-import type { ExceptionValue, GroupingResult, IssueMetadata, NormalizedEvent } from "./types";
+import type { ExceptionValue, GroupingResult, IndexedEvent, IssueMetadata } from "./types";
 import { cleanFunction, crashFrame, frameKey, groupingMessage, isInternalFrame, parameterize, type DefaultGrouping } from "./grouping-components";
 import { resolveFingerprint } from "./grouping-fingerprint";
 import { clip, compact } from "./normalize-values";
@@ -19,7 +19,7 @@ const CONFIG_FAMILY = GROUPING_CONFIG.split(":")[0];
 const UNLABELED = "<unlabeled event>";
 const MAX_TITLE = 200;
 
-export function groupEvent(event: NormalizedEvent): GroupingResult {
+export function groupEvent(event: IndexedEvent): GroupingResult {
   const byDefault = defaultGrouping(event);
   const custom = resolveFingerprint(event, byDefault);
   const { strategy, components } = custom ? { strategy: "fingerprint" as const, components: custom } : byDefault;
@@ -28,7 +28,7 @@ export function groupEvent(event: NormalizedEvent): GroupingResult {
   return { hash, strategy, config: GROUPING_CONFIG, ...describe(event) };
 }
 
-function defaultGrouping(event: NormalizedEvent): DefaultGrouping {
+function defaultGrouping(event: IndexedEvent): DefaultGrouping {
   const exceptions = errorExceptions(event);
   const stacktrace = stacktraceComponents(exceptions);
   if (stacktrace) return { strategy: "stacktrace", components: stacktrace };
@@ -44,7 +44,7 @@ function defaultGrouping(event: NormalizedEvent): DefaultGrouping {
  * by default, as one type-less exception with `mechanism.synthetic` whose value is the message; that
  * stack says where the message was logged, not what failed, so such events group as messages.
  */
-function errorExceptions(event: NormalizedEvent): ExceptionValue[] {
+function errorExceptions(event: IndexedEvent): ExceptionValue[] {
   const [only, ...rest] = event.exception;
   const attachedToMessage =
     only !== undefined &&
@@ -83,7 +83,7 @@ function stacktraceComponents(exceptions: ExceptionValue[]): string[] | null {
   return contributing > 0 ? components : null;
 }
 
-function describe(event: NormalizedEvent): Pick<GroupingResult, "title" | "culprit" | "metadata" | "eventType"> {
+function describe(event: IndexedEvent): Pick<GroupingResult, "title" | "culprit" | "metadata" | "eventType"> {
   const thrown = errorExceptions(event).at(-1);
   const frame = crashFrame(event);
   const location = frame && `${frame.module ?? frame.filename ?? frame.abs_path ?? "?"} in ${cleanFunction(frame.function) ?? "?"}`;

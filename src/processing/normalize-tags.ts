@@ -3,7 +3,7 @@
  * can be searched and counted the same way (`level`, `release`, `browser`, `handled`, `user`, ...).
  * SDK tags win over derived ones with the same key; the result is sorted by key, as Sentry lists them.
  */
-import type { EventUser, NormalizedEvent } from "./types";
+import type { EventUser, IndexedEvent } from "./types";
 import { browserFromUserAgent, osFromUserAgent, type NamedVersion } from "./normalize-useragent";
 import { clip, isObject, Notes, stringOf } from "./normalize-values";
 
@@ -32,7 +32,7 @@ export function tagsOf(raw: unknown, notes: Notes): [string, string][] {
   return [...out];
 }
 
-type EventWithoutTags = Omit<NormalizedEvent, "tags">;
+type EventWithoutTags = Omit<IndexedEvent, "tags">;
 
 /** SDK tags plus derived tags; `userAgent` is the request's (or envelope sender's) User-Agent, if any. */
 export function withDerivedTags(event: EventWithoutTags, sdkTags: [string, string][], userAgent: string | undefined): [string, string][] {

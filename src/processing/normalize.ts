@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";
-import type { Level, NormalizedEvent } from "./types";
+import type { IndexedEvent, Level, NormalizedEvent } from "./types";
 import { normalizeExceptions } from "./normalize-exception";
 import {
   breadcrumbsOf,
@@ -37,13 +37,27 @@ const MAX_SECS_IN_FUTURE = 60;
 const MAX_SECS_IN_PAST = 30 * 24 * 3600;
 
 export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizedEvent {
+  return normalize(raw, ctx, true) as NormalizedEvent;
+}
+
+/**
+ * What ingest needs to group, tag and count the event: the same normalisation without the
+ * display-only parts (breadcrumbs, modules, extra, the list of corrections), because ingest stores
+ * the SDK's payload and it is normalised in full when read (stored-event.ts, ADR 0005).
+ */
+export function indexedEventOf(raw: unknown, ctx: NormalizeContext): IndexedEvent {
+  return normalize(raw, ctx, false);
+}
+
+/** One function for both, so the indexed fields and the notes' order are the same in each. */
+function normalize(raw: unknown, ctx: NormalizeContext, full: boolean): IndexedEvent {
   if (!isObject(raw)) throw new AppError("bad_request", "event payload must be a JSON object");
   const notes = new Notes();
   const received = ctx.receivedAt / 1000;
   const { timestamp, drift } = eventTime(raw.timestamp, received, ctx.sentAt, notes);
   const request = requestOf(raw.request, notes);
   const sdkTags = tagsOf(raw.tags, notes);
-  const event: Omit<NormalizedEvent, "tags"> = compact({
+  const event: Omit<IndexedEvent, "tags"> = compact({
     event_id: eventIdOf(ctx.envelopeEventId, raw.event_id, notes),
     timestamp,
     received,
@@ -59,19 +73,19 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizedE
     contexts: contextsOf(raw.contexts, notes),
     user: userOf(raw.user, ctx.clientIp, inferIpOf(raw.sdk), notes),
     request,
-    breadcrumbs: breadcrumbsOf(raw.breadcrumbs, timestamp, drift, notes),
+    breadcrumbs: full ? breadcrumbsOf(raw.breadcrumbs, timestamp, drift, notes) : undefined,
     exception: normalizeExceptions(raw.exception, notes),
     fingerprint: fingerprintOf(raw.fingerprint, notes),
     sdk: sdkOf(raw.sdk, notes),
-    extra: objectBag(raw.extra, "extra", notes),
-    modules: modulesOf(raw.modules),
-    errors: notes.list,
+    extra: full ? objectBag(raw.extra, "extra", notes) : undefined,
+    modules: full ? modulesOf(raw.modules) : undefined,
+    errors: full ? notes.list : undefined,
   });
   const userAgent = request?.headers?.find(([name]) => name.toLowerCase() === "user-agent")?.[1] ?? ctx.userAgent;
   return { ...event, tags: withDerivedTags(event, sdkTags, userAgent) };
 }
 
-export function userKeyOf(event: NormalizedEvent): string | null {
+export function userKeyOf(event: IndexedEvent): string | null {
   return userKey(event.user);
 }
 

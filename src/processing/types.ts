@@ -132,6 +132,12 @@ export interface NormalizedEvent {
   errors: ProcessingNote[];
 }
 
+/**
+ * What ingest normalises to group, tag and count an event. The display-only parts are normalised
+ * when the event is read, from the SDK payload ingest stores (stored-event.ts).
+ */
+export type IndexedEvent = Omit<NormalizedEvent, "breadcrumbs" | "extra" | "modules" | "errors">;
+
 export type GroupingStrategy = "fingerprint" | "stacktrace" | "exception" | "message" | "fallback";
 
 export interface IssueMetadata {

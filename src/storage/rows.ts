@@ -3,7 +3,8 @@
  * and PostgreSQL (migrations/). Booleans are written as 0/1 (SQLite has no boolean; PostgreSQL
  * reads 0/1 as boolean input) and read back from either 0/1 or true/false.
  */
-import type { Level, NormalizedEvent } from "../processing/types";
+import { storedEventOf } from "../processing/stored-event";
+import type { Level } from "../processing/types";
 import type {
   Issue,
   IssueSort,
@@ -165,7 +166,7 @@ export const toEvent = (row: EventRow): StoredEvent => ({
   groupingHash: row.grouping_hash,
   timestamp: row.timestamp,
   received: row.received,
-  payload: JSON.parse(row.payload) as NormalizedEvent,
+  payload: storedEventOf(row.payload),
 });
 
 export interface TransactionRow {

@@ -7,7 +7,7 @@
  * by id only, never joined across, so telemetry can move to another store later.
  * Times are Unix milliseconds throughout; the API layer formats them.
  */
-import type { GroupingResult, Level, NormalizedEvent } from "../processing/types";
+import type { GroupingResult, IndexedEvent, Level, NormalizedEvent } from "../processing/types";
 import type {
   OutcomeHour,
   OutcomeSeriesQuery,
@@ -138,7 +138,10 @@ export type IngestRecord =
   | {
       kind: "event";
       projectId: string;
-      event: NormalizedEvent;
+      /** What groups, tags and counts the event (normalize.ts indexedEventOf). */
+      event: IndexedEvent;
+      /** What the events row stores (src/processing/stored-event.ts): the SDK's JSON with its context, or a normalised event. */
+      payload: string;
       grouping: GroupingResult;
       /** Stable per-user key (id, email, username or IP) for "users affected"; null when unknown. */
       userKey: string | null;

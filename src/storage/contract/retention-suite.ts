@@ -49,10 +49,12 @@ export function retentionContract(engine: string, factory: EngineFactory): void 
     });
     afterEach(async () => factory.destroy(storage));
 
+    const eventRecord = (n: number, at: number): IngestRecord => {
+      const e = event(n, at);
+      return { kind: "event", projectId: project.id, event: e, payload: JSON.stringify(e), grouping, userKey: null };
+    };
     const records = (at: number, first: number, count: number, trace: string): IngestRecord[] => [
-      ...Array.from({ length: count }, (_, i): IngestRecord => ({
-        kind: "event", projectId: project.id, event: event(first + i, at), grouping, userKey: null,
-      })),
+      ...Array.from({ length: count }, (_, i) => eventRecord(first + i, at)),
       {
         kind: "transaction", projectId: project.id, transaction: transaction(first, at, trace),
         spans: [{
@@ -94,7 +96,7 @@ export function retentionContract(engine: string, factory: EngineFactory): void 
 
       // Nothing left to expire; the expired day can be written again.
       assert.deepEqual(await storage.retention.expire(NOW - 90 * DAY), { deletedRows: 0, droppedPartitions: 0 });
-      const [again] = await storage.ingest.commit([{ kind: "event", projectId: project.id, event: event(9_000, OLD), grouping, userKey: null }]);
+      const [again] = await storage.ingest.commit([eventRecord(9_000, OLD)]);
       assert.deepEqual(again, { kind: "event", issueId, duplicate: false });
       assert.equal((await storage.events.get(project.id, hex(9_000, 32)))?.timestamp, OLD);
     });
@@ -102,12 +104,12 @@ export function retentionContract(engine: string, factory: EngineFactory): void 
     it("never stores an event twice: one still kept after a mid-day cutoff stays deduplicated", async () => {
       const day = Math.floor(NOW / DAY) * DAY;
       const early = day + 3_600_000;
-      await storage.ingest.commit([{ kind: "event", projectId: project.id, event: event(7_000, early), grouping, userKey: null }]);
+      await storage.ingest.commit([eventRecord(7_000, early)]);
       // Engines may expire whole days (PostgreSQL) or single rows (SQLite); either way a kept event
       // must be recognised when it is sent again.
       await storage.retention.expire(day + 12 * 3_600_000);
       const kept = (await storage.events.get(project.id, hex(7_000, 32))) !== null;
-      const [again] = await storage.ingest.commit([{ kind: "event", projectId: project.id, event: event(7_000, early), grouping, userKey: null }]);
+      const [again] = await storage.ingest.commit([eventRecord(7_000, early)]);
       assert.equal((again as { duplicate: boolean }).duplicate, kept);
       const issueId = (again as { issueId: string }).issueId;
       assert.deepEqual((await storage.events.listForIssue(issueId, 10)).items.map((e) => e.eventId), [hex(7_000, 32)]);

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { AppError } from "../../errors";
+import { eventItem } from "../../items/event";
 import type { GroupingResult, NormalizedEvent } from "../../processing/types";
 import type { IngestRecord, Project, Storage } from "../types";
 
@@ -41,7 +42,7 @@ function grouping(hash: string, title = "TypeError: x is undefined"): GroupingRe
 }
 
 const eventRecord = (project: Project, e: NormalizedEvent, g: GroupingResult, userKey: string | null = null): IngestRecord => ({
-  kind: "event", projectId: project.id, event: e, grouping: g, userKey,
+  kind: "event", projectId: project.id, event: e, payload: JSON.stringify(e), grouping: g, userKey,
 });
 
 export function storageContract(engine: string, factory: EngineFactory): void {
@@ -126,6 +127,31 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       await storage.ingest.commit([eventRecord(project, event(4), g, "id:3")]);
       const later = (await storage.issues.getById(issueId))!;
       assert.deepEqual([later.substatus, later.count, later.userCount], ["ongoing", 4, 3]);
+    });
+
+    it("stores the SDK's payload and reads it back as the event normalised in full", async () => {
+      const eventId = event(12).event_id;
+      const sdkJson = JSON.stringify({
+        message: "checkout failed", level: "warning", timestamp: NOW / 1000 - 3_600, user: { ip_address: "{{auto}}" },
+        breadcrumbs: [{ category: "ui.click", message: "button#pay", timestamp: NOW / 1000 - 3_610 }],
+        extra: { cart: { items: 3 } }, modules: { express: "4.21.0" }, unknown_field: true,
+      });
+      const context = {
+        projectId: project.id, envelopeHeaders: { event_id: eventId, sent_at: new Date(NOW - 3_600_000).toISOString() },
+        receivedAt: NOW, clientIp: "198.51.100.4", userAgent: "curl/8.5.0",
+      };
+      const [record] = eventItem(1_000_000).process({ headers: { type: "event" }, payload: Buffer.from(sdkJson) }, context).records;
+      await storage.ingest.commit([record!]);
+      const stored = await storage.events.get(project.id, eventId);
+      assert.deepEqual(stored?.payload, {
+        event_id: eventId, timestamp: NOW / 1000, received: NOW / 1000, platform: "other", level: "warning",
+        environment: "production", logentry: { message: "checkout failed", formatted: "checkout failed" }, contexts: {},
+        user: { ip_address: "198.51.100.4" },
+        // The clock-drift correction (sent an hour "ago" by the client's clock) applies on read too.
+        breadcrumbs: [{ timestamp: NOW / 1000 - 10, category: "ui.click", message: "button#pay" }],
+        exception: [], extra: { cart: { items: 3 } }, modules: { express: "4.21.0" }, errors: [],
+        tags: [["environment", "production"], ["level", "warning"], ["user", "ip:198.51.100.4"]],
+      });
     });
 
     it("ignores a repeated event id (SDK retry) and reports it as a duplicate", async () => {

@@ -163,7 +163,7 @@ async function writeEvents(tx: Queryable, records: IngestRecord[], results: Inge
           const projectId = Number(record.projectId);
           return [
             projectId, record.event.event_id, Number(issueOf.get(key(projectId, record.grouping.config, record.grouping.hash))),
-            record.grouping.hash, Math.round(record.event.timestamp * 1000), Math.round(record.event.received * 1000), JSON.stringify(record.event),
+            record.grouping.hash, Math.round(record.event.timestamp * 1000), Math.round(record.event.received * 1000), record.payload,
           ];
         }),
         7,

@@ -20,7 +20,7 @@ export interface EventCommit {
   release: string | null;
   tags: [string, string][];
   userKey: string | null;
-  /** The normalised event as stored. */
+  /** The stored form (src/processing/stored-event.ts). */
   payload: string;
   grouping: {
     config: string;
@@ -54,7 +54,7 @@ export function toCommitRecord(record: IngestRecord): CommitRecord {
         release: event.release ?? null,
         tags: event.tags,
         userKey: record.userKey,
-        payload: JSON.stringify(event),
+        payload: record.payload,
         grouping: {
           config: grouping.config,
           hash: grouping.hash,
