@@ -75,11 +75,34 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** The server's CPU per answered request during the measured run: less noisy than the rate itself. */
-async function measureCpu<T extends LoadResult>(pid: number, run: Promise<T>): Promise<T & { cpuUsPerRequest: number }> {
-  const before = cpuSeconds(pid);
+/** Idle and total clock ticks of the whole machine so far (first line of /proc/stat: idle + iowait). */
+function machineTicks(): { idle: number; total: number } {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { idle: fields[3]! + fields[4]!, total: fields.reduce((sum, value) => sum + value, 0) };
+}
+
+interface CpuFigures {
+  /** The server's CPU per answered request: less noisy than the rate itself. */
+  cpuUsPerRequest: number;
+  /** This process's (the load generator's) CPU per request. */
+  loadCpuUsPerRequest: number;
+  /** Share of both cores nobody used: near 0 means the machine, not one thread, is the limit. */
+  machineIdlePercent: number;
+}
+
+/** CPU figures of the measured run. */
+async function measureCpu<T extends LoadResult>(pid: number, run: Promise<T>): Promise<T & CpuFigures> {
+  const before = { server: cpuSeconds(pid), load: process.cpuUsage(), machine: machineTicks() };
   const result = await run;
-  return { ...result, cpuUsPerRequest: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, result.sent) };
+  const load = process.cpuUsage(before.load);
+  const machine = machineTicks();
+  const requests = Math.max(1, result.sent);
+  return {
+    ...result,
+    cpuUsPerRequest: ((cpuSeconds(pid) - before.server) * 1e6) / requests,
+    loadCpuUsPerRequest: (load.user + load.system) / requests,
+    machineIdlePercent: (100 * (machine.idle - before.machine.idle)) / Math.max(1, machine.total - before.machine.total),
+  };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -88,7 +111,7 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-function row(name: string, result: LoadResult & { cpuUsPerRequest: number }, rssMb: number, durable: number | null, idleRssMb: number | null) {
+function row(name: string, result: LoadResult & CpuFigures, rssMb: number, durable: number | null, idleRssMb: number | null) {
   return {
     server: name,
     "sent/s": Math.round(result.sent / result.seconds),
@@ -98,6 +121,8 @@ function row(name: string, result: LoadResult & { cpuUsPerRequest: number }, rss
     "p50 ms": percentile(result.latenciesMs, 50).toFixed(1),
     "p99 ms": percentile(result.latenciesMs, 99).toFixed(1),
     "CPU µs/req": Math.round(result.cpuUsPerRequest),
+    "load gen µs/req": Math.round(result.loadCpuUsPerRequest),
+    "idle %": Math.round(result.machineIdlePercent),
     "peak RSS MB": Math.round(rssMb),
     "idle RSS MB": idleRssMb === null ? "-" : Math.round(idleRssMb),
   };
