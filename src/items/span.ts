@@ -13,7 +13,7 @@
  * (`invalid_span`); one ending over 30 days back or over 60 s ahead is dropped (`timestamp`).
  * Category `span`, one per span.
  */
-import type { IngestRecord, SpanData } from "../storage/types";
+import type { IngestRecord, SpanContainerRecord, SpanData } from "../storage/types";
 import { measurementsOf, measurementValues, spanDataOfV1, spanDataOfV2, v1SpanOf } from "./span-data";
 import { clockDriftOf, isObject, jsonObjectOf, MAX_SECS_IN_FUTURE, textOf } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
@@ -23,14 +23,17 @@ export const SPAN_V2_CONTENT_TYPE = "application/vnd.sentry.items.span.v2+json";
 /** Spans older than this are beyond retention (Relay's `max_secs_in_past`). */
 const MAX_SECS_IN_PAST = 30 * 24 * 3600;
 
-function timeProblem(span: SpanData, context: ItemContext): "timestamp" | null {
+/** What reading spans needs from their envelope: the outcomes' project and time, and the clock drift. */
+type SpanContext = Pick<ItemContext, "projectId" | "receivedAt">;
+
+function timeProblem(span: SpanData, context: SpanContext): "timestamp" | null {
   if (context.receivedAt - span.end > MAX_SECS_IN_PAST * 1000) return "timestamp";
   if (span.end - context.receivedAt > MAX_SECS_IN_FUTURE * 1000) return "timestamp";
   return null;
 }
 
 /** Span records for the valid spans, outcomes for all: accepted, and invalid per reason. */
-function spanResult(context: ItemContext, spans: (SpanData | undefined)[]): ItemResult {
+function spanResult(context: SpanContext, spans: (SpanData | undefined)[]): ItemResult {
   const records: IngestRecord[] = [];
   const dropped = new Map<string, number>();
   for (const span of spans) {
@@ -45,15 +48,13 @@ function spanResult(context: ItemContext, spans: (SpanData | undefined)[]): Item
 
 const sdkNameOf = (context: ItemContext) => textOf(context.envelopeHeaders.sdk?.name) ?? null;
 
-function processContainer(payload: unknown, itemCount: unknown, context: ItemContext): ItemResult {
+function processContainer(payload: unknown, itemCount: unknown, context: SpanContext, shift: number, sdkName: string | null): ItemResult {
   const declared = typeof itemCount === "number" && Number.isInteger(itemCount) && itemCount > 0 ? itemCount : 1;
   if (!isObject(payload)) return { records: [outcome(context, "invalid", CATEGORY, "invalid_json", declared)] };
   const { items } = payload;
   if (!Array.isArray(items) || itemCount !== items.length) {
     return { records: [outcome(context, "invalid", CATEGORY, "invalid_span", declared)] };
   }
-  const shift = clockDriftOf(context);
-  const sdkName = sdkNameOf(context);
   const spans = items.map((item) => spanDataOfV2(item, shift, sdkName));
   // Children name their segment as it was when they ended; its final name is on the segment itself.
   const segmentNames = new Map(spans.flatMap((span) => (span?.isSegment ? [[span.spanId, span.segmentName] as const] : [])));
@@ -61,6 +62,26 @@ function processContainer(payload: unknown, itemCount: unknown, context: ItemCon
     const segmentName = span?.segmentId ? segmentNames.get(span.segmentId) : undefined;
     return span && segmentName !== undefined ? { ...span, segmentName } : span;
   }));
+}
+
+/**
+ * The span and outcome records of a container the pipeline left unread. Never throws: like the
+ * pipeline does for any item, input nobody foresaw is counted as `internal`, not allowed to fail the
+ * commit it shares with other requests.
+ */
+export function readSpanContainer(record: SpanContainerRecord): IngestRecord[] {
+  const context = { projectId: record.projectId, receivedAt: record.receivedAt };
+  try {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(record.json);
+    } catch {
+      payload = undefined;
+    }
+    return processContainer(payload, record.itemCount, context, record.shift, record.sdkName).records;
+  } catch {
+    return [outcome(context, "invalid", CATEGORY, "internal")];
+  }
 }
 
 /** A v1 standalone span; segment, release and environment come from its `data` as JS v8–10 sent them. */
@@ -88,8 +109,15 @@ export const spanItem = (): ItemProcessor => ({
   process(item, context) {
     const contentType = typeof item.headers.content_type === "string" ? item.headers.content_type.toLowerCase() : "";
     const isContainer = contentType.split(";")[0]?.trim() === SPAN_V2_CONTENT_TYPE;
+    if (isContainer) {
+      // Read where the spans are written (SpanContainerRecord): on SQLite, the commit thread.
+      const container: SpanContainerRecord = {
+        kind: "span_container", projectId: context.projectId, json: item.payload.toString("utf8"),
+        itemCount: item.headers.item_count, receivedAt: context.receivedAt, shift: clockDriftOf(context), sdkName: sdkNameOf(context),
+      };
+      return { records: [container] };
+    }
     const payload = jsonObjectOf(item);
-    if (isContainer) return processContainer(payload, item.headers.item_count, context);
     return payload ? processV1(payload, context) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
   },
 });

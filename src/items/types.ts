@@ -27,7 +27,7 @@ export interface ItemProcessor {
 
 /** An outcome record for one item, for the per-item accounting every item gets. */
 export function outcome(
-  context: ItemContext,
+  context: Pick<ItemContext, "projectId" | "receivedAt">,
   kind: Extract<IngestRecord, { kind: "outcome" }>["outcome"],
   category: string,
   reason: string | null,

@@ -140,12 +140,33 @@ export type TelemetryRecord =
   | { kind: "session_aggregate"; projectId: string; aggregate: SessionAggregate }
   /** `spans` holds the transaction's root (the segment) and its child spans as span rows. */
   | { kind: "transaction"; projectId: string; transaction: TransactionPayload; spans: SpanData[] }
-  | { kind: "span"; projectId: string; span: SpanData };
+  | { kind: "span"; projectId: string; span: SpanData }
+  | SpanContainerRecord;
+
+/**
+ * A v2 span container not read yet: where the store reads it (the SQLite commit thread) its JSON
+ * is parsed and its spans built off the ingest thread; other stores have the writer read it first
+ * (src/items/span.ts `readSpanContainer`). It becomes span records and their outcomes.
+ */
+export interface SpanContainerRecord {
+  kind: "span_container";
+  projectId: string;
+  /** The item's payload as text. */
+  json: string;
+  /** The item header's `item_count`, unchecked. */
+  itemCount: unknown;
+  /** Unix ms. */
+  receivedAt: number;
+  /** Seconds to add to the client's timestamps (clock drift). */
+  shift: number;
+  sdkName: string | null;
+}
 
 export type TelemetryRecordResult =
   | { kind: "session_update" }
   | { kind: "session_aggregate" }
   | { kind: "transaction"; duplicate: boolean }
+  /** Also the answer for a whole span container. */
   | { kind: "span" };
 
 export type SessionGroupKey = "project" | "release" | "environment";

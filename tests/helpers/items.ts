@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnvelope, type Envelope, type EnvelopeItem } from "../../src/ingest/envelope";
 import { createItemRegistry } from "../../src/items";
+import { readSpanContainer } from "../../src/items/span";
 import type { ItemContext, ItemResult } from "../../src/items/types";
 
 const fixtures = path.resolve(import.meta.dirname, "..", "fixtures", "envelopes");
@@ -32,8 +33,11 @@ export function contextFor(envelope: Envelope, receivedAt?: number): ItemContext
   return { projectId: PROJECT_ID, envelopeHeaders: envelope.headers, receivedAt: at, clientIp: "203.0.113.9", userAgent: "test-agent" };
 }
 
+/** The item's records as a store commits them: span containers read (src/storage/span-containers.ts). */
 export function process(item: EnvelopeItem, context: ItemContext): ItemResult {
-  return registry.processorFor(item.headers.type).process(item, context);
+  const result = registry.processorFor(item.headers.type).process(item, context);
+  const records = result.records.flatMap((record) => (record.kind === "span_container" ? readSpanContainer(record) : [record]));
+  return { ...result, records };
 }
 
 export function payloadOf(item: EnvelopeItem): Record<string, unknown> {

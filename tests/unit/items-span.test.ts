@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { EnvelopeItem } from "../../src/ingest/envelope";
-import type { SpanData } from "../../src/storage/types";
+import { readSpanContainer, spanItem } from "../../src/items/span";
+import type { SpanContainerRecord, SpanData } from "../../src/storage/types";
 import { accepted, contextFor, edited, firstItem, fixture, invalid, payloadOf, process, PROJECT_ID } from "../helpers/items";
 
 const PAGELOAD = "telemetry/browser-span-v2-pageload";
@@ -139,6 +140,23 @@ describe("invalid v2 containers and spans", () => {
       accepted("span", context.receivedAt),
       invalid("span", "invalid_span", context.receivedAt),
     ]);
+  });
+
+  it("leaves a container unread for the store, with what reading it needs", () => {
+    // Received an hour after the client's clock says it was sent: its spans move by that hour.
+    const late = contextFor(envelope, Date.parse(String(envelope.headers.sent_at)) + 3_600_000);
+    const [record] = spanItem().process(item, late).records;
+    assert.deepEqual(record, {
+      kind: "span_container", projectId: PROJECT_ID, json: item.payload.toString("utf8"), itemCount: 2,
+      receivedAt: late.receivedAt, shift: 3_600, sdkName: "sentry.javascript.browser",
+    });
+  });
+
+  it("counts a container that reading fails on as internal instead of throwing", () => {
+    const [record] = spanItem().process(item, context).records as [SpanContainerRecord];
+    // A getter that throws stands in for a bug in reading: the commit it shares must not fail.
+    const broken = { ...record, get itemCount(): unknown { throw new Error("boom"); } };
+    assert.deepEqual(readSpanContainer(broken), [invalid("span", "internal", context.receivedAt)]);
   });
 
   it("drops spans that ended over 30 days ago or over 60 s ahead", () => {

@@ -18,7 +18,7 @@ import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite"
 import Database from "better-sqlite3";
 import { refusesOneBatch } from "../../src/storage/sqlite/commit-errors";
 import { SqliteCommitThread } from "../../src/storage/sqlite/commit-thread";
-import type { IngestRecord, Storage } from "../../src/storage/types";
+import type { IngestRecord, SpanContainerRecord, Storage } from "../../src/storage/types";
 import { FIXTURE_KEY, readdressedEnvelope } from "../helpers/fixtures";
 
 const registry = createItemRegistry({ maxEventBytes: 1 << 20 });
@@ -189,4 +189,35 @@ it("retries a group batch by batch only for errors of one batch's data", () => {
     holder.close();
     other.close();
   }
+});
+
+it("reads span containers on the thread: one answer per container, its spans and outcomes stored, a broken one counted without failing the rest", async () => {
+  const { body } = readdressedEnvelope("telemetry/browser-span-v2-pageload", { publicKey: FIXTURE_KEY });
+  const envelope = parseEnvelope(body);
+  const context = { projectId, envelopeHeaders: envelope.headers, receivedAt: Date.now(), clientIp: "203.0.113.9", userAgent: "test" };
+  const containers = processEnvelope(envelope, registry, context).records;
+  assert.deepEqual(containers.map((record) => record.kind), ["span_container"]);
+  const container = containers[0] as SpanContainerRecord;
+  const broken: SpanContainerRecord = { ...container, json: '{"items": [' };
+  const error = errorRecords();
+
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME));
+  try {
+    // Handed over at once, so the thread commits them together in one transaction.
+    const [spans, event, bad] = await Promise.all([thread.commit([container]), thread.commit(error.records), thread.commit([broken])]);
+    const stored = await storage.events.get(projectId, error.eventId);
+    assert.deepEqual(spans, [{ kind: "span" }]);
+    assert.deepEqual(event, [{ kind: "event", issueId: stored?.issueId, duplicate: false }, { kind: "outcome" }]);
+    assert.deepEqual(bad, [{ kind: "span" }]);
+  } finally {
+    await thread.close();
+  }
+  const raw = JSON.parse(container.json) as { items: { span_id: string; trace_id: string }[] };
+  const trace = await storage.spans.trace([projectId], raw.items[0]!.trace_id);
+  assert.deepEqual(trace.map((span) => span.spanId).sort(), raw.items.map((span) => span.span_id).sort());
+  assert.deepEqual(await storage.outcomes.totals(projectId, 0), [
+    { outcome: "accepted", category: "error", reason: null, quantity: 1 },
+    { outcome: "accepted", category: "span", reason: null, quantity: 15 },
+    { outcome: "invalid", category: "span", reason: "invalid_json", quantity: 15 },
+  ]);
 });

@@ -41,9 +41,10 @@ function normalisedAtIngest(sdkJson: string, headers: EnvelopeHeaders, receivedA
   return normalizeEvent(JSON.parse(sdkJson), ctx);
 }
 
-function withoutDisplayParts(event: NormalizedEvent): Omit<NormalizedEvent, "breadcrumbs" | "extra" | "modules" | "errors"> {
-  const { breadcrumbs: _b, extra: _x, modules: _m, errors: _e, ...indexed } = event;
-  return indexed;
+const DISPLAY_ONLY = new Set(["breadcrumbs", "extra", "modules", "errors"]);
+
+function withoutDisplayParts(event: NormalizedEvent): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(event).filter(([key]) => !DISPLAY_ONLY.has(key)));
 }
 
 describe("stored event payloads (ADR 0005)", () => {

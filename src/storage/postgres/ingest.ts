@@ -1,4 +1,5 @@
 import { HOUR_MS, IssueDeltas, OutcomeSums } from "../issue-deltas";
+import { readSpanContainers } from "../span-containers";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { columnArrays, sortedBy, unnestInsert } from "./bulk";
 import type { PgDb, Queryable } from "./db";
@@ -25,12 +26,13 @@ const key = (...parts: (string | number)[]) => parts.join("\u0000");
 export function postgresIngest(db: PgDb, concurrentCommits: number): IngestStore {
   return {
     concurrentCommits,
-    async commit(records) {
+    async commit(input) {
+      const { records, answer } = readSpanContainers(input, (record) => record);
       const needs = partitionNeeds(records);
       for (let attempt = 1; ; attempt++) {
         await db.partitions.ensure(db, needs);
         try {
-          return await db.transaction((tx) => writeBatch(tx, db, records));
+          return answer(await db.transaction((tx) => writeBatch(tx, db, records)));
         } catch (error) {
           if (attempt >= 4) throw error;
           if (error instanceof MissingPartitions) {

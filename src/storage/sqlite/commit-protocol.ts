@@ -1,8 +1,8 @@
 import type { IngestRecordResult } from "../types";
-import type { CommitRecord } from "./commit-records";
+import type { HandedRecord } from "./commit-records";
 
 /** Main thread → commit thread. */
-export type ToCommitThread = { type: "commit"; id: number; records: CommitRecord[] } | { type: "close" };
+export type ToCommitThread = { type: "commit"; id: number; records: HandedRecord[] } | { type: "close" };
 
 /** Commit thread → main thread. */
 export type FromCommitThread =

@@ -6,7 +6,7 @@
  */
 import type { Level } from "../../processing/types";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
-import type { IngestRecord } from "../types";
+import type { IngestRecord, SpanContainerRecord } from "../types";
 
 export interface EventCommit {
   kind: "event";
@@ -39,6 +39,11 @@ export type CommitRecord =
   | { kind: "transaction"; row: TransactionRow; spans: SpanRow[] }
   | { kind: "span"; row: SpanRow }
   | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>;
+
+/** What the commit thread is handed: commit records, and span containers it reads itself (span-containers.ts). */
+export type HandedRecord = CommitRecord | SpanContainerRecord;
+
+export const toHandedRecord = (record: IngestRecord): HandedRecord => (record.kind === "span_container" ? record : toCommitRecord(record));
 
 export function toCommitRecord(record: IngestRecord): CommitRecord {
   switch (record.kind) {
@@ -76,6 +81,8 @@ export function toCommitRecord(record: IngestRecord): CommitRecord {
     }
     case "span":
       return { kind: "span", row: spanRowOf(Number(record.projectId), record.span) };
+    case "span_container":
+      throw new Error("a span container must be read before its records are committed (span-containers.ts)");
     default:
       return record;
   }

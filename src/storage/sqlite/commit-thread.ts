@@ -3,7 +3,7 @@ import type { Worker } from "node:worker_threads";
 import { startWorker } from "../../worker-file";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import type { FromCommitThread, ToCommitThread } from "./commit-protocol";
-import { toCommitRecord } from "./commit-records";
+import { toHandedRecord } from "./commit-records";
 
 /** At shutdown the thread finishes the commits it was handed; one that cannot within this time is stopped. */
 const CLOSE_TIMEOUT_MS = 30_000;
@@ -55,7 +55,7 @@ export class SqliteCommitThread implements IngestStore {
     if (!this.worker && Date.now() < this.restartNotBefore) {
       return Promise.reject(new Error("the SQLite commit thread stopped and restarts shortly"));
     }
-    const message: ToCommitThread = { type: "commit", id: this.nextId++, records: records.map(toCommitRecord) };
+    const message: ToCommitThread = { type: "commit", id: this.nextId++, records: records.map(toHandedRecord) };
     const worker = (this.worker ??= this.spawn());
     return new Promise((resolve, reject) => {
       this.waiting.set(message.id, { resolve, reject });

@@ -1,3 +1,4 @@
+import { readSpanContainers } from "../span-containers";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import type { IngestRecordResult, IngestStore } from "../types";
 import { toCommitRecord, type CommitRecord, type EventCommit } from "./commit-records";
@@ -9,7 +10,8 @@ export function sqliteIngest(db: Db): IngestStore {
   const committer = sqliteCommitter(db);
   return {
     async commit(records) {
-      return committer.commit(records.map(toCommitRecord));
+      const read = readSpanContainers(records, (record) => record);
+      return read.answer(committer.commit(read.records.map(toCommitRecord)));
     },
   };
 }

@@ -9,6 +9,8 @@ import type { FromCommitThread, ToCommitThread } from "./commit-protocol";
 import { refusesOneBatch } from "./commit-errors";
 import { openDatabase, type Db } from "./db";
 import { sqliteCommitter } from "./ingest";
+import { toCommitRecord } from "./commit-records";
+import { readSpanContainers } from "../span-containers";
 
 if (!parentPort) throw new Error("sqlite-commit-worker.ts runs only as a worker thread (see commit-thread.ts)");
 const port = parentPort;
@@ -34,12 +36,15 @@ function openOrExplain(file: string): Db {
  */
 function commitTogether(batches: CommitMessage[]): void {
   try {
-    const results = committer.commit(batches.flatMap((batch) => batch.records));
+    // Span containers are read here, off the main thread (span-containers.ts).
+    const read = batches.map((batch) => readSpanContainers(batch.records, toCommitRecord));
+    const results = committer.commit(read.flatMap(({ records }) => records));
     let offset = 0;
-    for (const batch of batches) {
-      post({ type: "done", id: batch.id, results: results.slice(offset, offset + batch.records.length) });
-      offset += batch.records.length;
-    }
+    batches.forEach((batch, index) => {
+      const { records, answer } = read[index]!;
+      post({ type: "done", id: batch.id, results: answer(results.slice(offset, offset + records.length)) });
+      offset += records.length;
+    });
   } catch (error) {
     if (batches.length > 1 && refusesOneBatch(error)) {
       for (const batch of batches) commitTogether([batch]);
