@@ -23,7 +23,7 @@ export const SPAN_V2_CONTENT_TYPE = "application/vnd.sentry.items.span.v2+json";
 /** Spans older than this are beyond retention (Relay's `max_secs_in_past`). */
 const MAX_SECS_IN_PAST = 30 * 24 * 3600;
 
-/** What reading spans needs from their envelope: the outcomes' project and time, and the clock drift. */
+/** What reading spans needs from their envelope besides the clock drift and SDK name: the outcomes' project and time. */
 type SpanContext = Pick<ItemContext, "projectId" | "receivedAt">;
 
 function timeProblem(span: SpanData, context: SpanContext): "timestamp" | null {
