@@ -1,5 +1,13 @@
 import { AppError } from "../errors";
+import { declaredSpans } from "../items/span";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../storage/types";
+
+/** What records take of the bound: a span container not read yet counts as the spans it declares. */
+function weightOf(records: IngestRecord[]): number {
+  let weight = 0;
+  for (const record of records) weight += record.kind === "span_container" ? 1 + declaredSpans(record) : 1;
+  return weight;
+}
 
 interface PendingWrite {
   records: IngestRecord[];
@@ -10,7 +18,7 @@ interface PendingWrite {
 export interface WriterOptions {
   /** How long to gather concurrent requests before committing them together. */
   flushMs: number;
-  /** Records waiting (queued or being committed) above which new submissions are refused. */
+  /** Records waiting (queued or being committed; a span container counts as its spans) above which new submissions are refused. */
   maxPending: number;
 }
 
@@ -43,14 +51,15 @@ export class GroupCommitWriter {
 
   submit(records: IngestRecord[]): Promise<IngestRecordResult[]> {
     if (records.length === 0) return Promise.resolve([]);
-    if (this.pending + records.length > this.options.maxPending) {
+    const weight = weightOf(records);
+    if (this.pending + weight > this.options.maxPending) {
       return Promise.reject(
         new AppError("rate_limited", "ingest is over capacity: the write queue is full, retry shortly", [], 1),
       );
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ records, resolve, reject });
-      this.queuedRecords += records.length;
+      this.queuedRecords += weight;
       this.schedule();
     });
   }

@@ -13,7 +13,7 @@
  * (`invalid_span`); one ending over 30 days back or over 60 s ahead is dropped (`timestamp`).
  * Category `span`, one per span.
  */
-import type { IngestRecord, SpanContainerRecord, SpanData } from "../storage/types";
+import type { ReadIngestRecord, SpanContainerRecord, SpanData } from "../storage/types";
 import { measurementsOf, measurementValues, spanDataOfV1, spanDataOfV2, v1SpanOf } from "./span-data";
 import { clockDriftOf, isObject, jsonObjectOf, MAX_SECS_IN_FUTURE, textOf } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
@@ -22,6 +22,15 @@ const CATEGORY = "span";
 export const SPAN_V2_CONTENT_TYPE = "application/vnd.sentry.items.span.v2+json";
 /** Spans older than this are beyond retention (Relay's `max_secs_in_past`). */
 const MAX_SECS_IN_PAST = 30 * 24 * 3600;
+
+/** The most spans a container may hold (docs/sentry-protocol.md §8.3). */
+const MAX_CONTAINER_SPANS = 1000;
+
+/** The spans a container says it holds (`item_count`, clamped), for bounds taken before it is read. */
+export function declaredSpans(record: SpanContainerRecord): number {
+  const count = record.itemCount;
+  return typeof count === "number" && Number.isInteger(count) && count > 0 ? Math.min(count, MAX_CONTAINER_SPANS) : 1;
+}
 
 /** What reading spans needs from their envelope besides the clock drift and SDK name: the outcomes' project and time. */
 type SpanContext = Pick<ItemContext, "projectId" | "receivedAt">;
@@ -33,8 +42,8 @@ function timeProblem(span: SpanData, context: SpanContext): "timestamp" | null {
 }
 
 /** Span records for the valid spans, outcomes for all: accepted, and invalid per reason. */
-function spanResult(context: SpanContext, spans: (SpanData | undefined)[]): ItemResult {
-  const records: IngestRecord[] = [];
+function spanResult(context: SpanContext, spans: (SpanData | undefined)[]): ItemResult & { records: ReadIngestRecord[] } {
+  const records: ReadIngestRecord[] = [];
   const dropped = new Map<string, number>();
   for (const span of spans) {
     const problem = span ? timeProblem(span, context) : "invalid_span";
@@ -48,7 +57,7 @@ function spanResult(context: SpanContext, spans: (SpanData | undefined)[]): Item
 
 const sdkNameOf = (context: ItemContext) => textOf(context.envelopeHeaders.sdk?.name) ?? null;
 
-function processContainer(payload: unknown, itemCount: unknown, context: SpanContext, shift: number, sdkName: string | null): ItemResult {
+function processContainer(payload: unknown, itemCount: unknown, context: SpanContext, shift: number, sdkName: string | null): { records: ReadIngestRecord[] } {
   const declared = typeof itemCount === "number" && Number.isInteger(itemCount) && itemCount > 0 ? itemCount : 1;
   if (!isObject(payload)) return { records: [outcome(context, "invalid", CATEGORY, "invalid_json", declared)] };
   const { items } = payload;
@@ -69,7 +78,7 @@ function processContainer(payload: unknown, itemCount: unknown, context: SpanCon
  * pipeline does for any item, input nobody foresaw is counted as `internal`, not allowed to fail the
  * commit it shares with other requests.
  */
-export function readSpanContainer(record: SpanContainerRecord): IngestRecord[] {
+export function readSpanContainer(record: SpanContainerRecord): ReadIngestRecord[] {
   const context = { projectId: record.projectId, receivedAt: record.receivedAt };
   try {
     let payload: unknown;

@@ -32,6 +32,6 @@ export function outcome(
   category: string,
   reason: string | null,
   quantity = 1,
-): IngestRecord {
+): Extract<IngestRecord, { kind: "outcome" }> {
   return { kind: "outcome", projectId: context.projectId, outcome: kind, category, reason, quantity, timestamp: context.receivedAt };
 }

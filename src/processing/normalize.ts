@@ -28,6 +28,8 @@ export interface NormalizeContext {
   /** Envelope header `sent_at`. */
   sentAt?: string;
   envelopeEventId?: string;
+  /** The id an earlier normalisation of this payload made up (stored-event.ts), used instead of a new random one. */
+  madeUpEventId?: string;
   clientIp?: string;
   userAgent?: string;
 }
@@ -58,7 +60,7 @@ function normalize(raw: unknown, ctx: NormalizeContext, full: boolean): IndexedE
   const request = requestOf(raw.request, notes);
   const sdkTags = tagsOf(raw.tags, notes);
   const event: Omit<IndexedEvent, "tags"> = compact({
-    event_id: eventIdOf(ctx.envelopeEventId, raw.event_id, notes),
+    event_id: eventIdOf(ctx.envelopeEventId, raw.event_id, notes) ?? ctx.madeUpEventId ?? randomUUID().replaceAll("-", ""),
     timestamp,
     received,
     platform: platformOf(raw.platform, notes),
@@ -96,15 +98,18 @@ function inferIpOf(sdk: unknown): boolean {
 const HEX_ID = /^[0-9a-f]{32}$/;
 const DASHED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The envelope header's id wins (it is what the SDK reported back to the app); dashed UUIDs are accepted. */
-function eventIdOf(envelopeId: string | undefined, payloadId: unknown, notes: Notes): string {
+/**
+ * The envelope header's id wins (it is what the SDK reported back to the app); dashed UUIDs are
+ * accepted. Undefined when neither is valid: the caller makes one up.
+ */
+function eventIdOf(envelopeId: string | undefined, payloadId: unknown, notes: Notes): string | undefined {
   for (const candidate of [envelopeId, payloadId]) {
     if (typeof candidate !== "string") continue;
     const id = candidate.trim().toLowerCase();
     if (HEX_ID.test(id) || DASHED_UUID.test(id)) return id.replaceAll("-", "");
   }
   if (payloadId !== undefined && payloadId !== null) notes.add("invalid_data", "event_id", payloadId);
-  return randomUUID().replaceAll("-", "");
+  return undefined;
 }
 
 /**

@@ -18,10 +18,13 @@ interface StoredContext {
   /** Unix ms. */
   received_at: number;
   sent_at?: string;
-  /** The id ingest settled on: the SDK may have sent none, and then a random one was made. */
+  /** The envelope header's event id, when there was one. */
+  envelope_event_id?: string;
+  /** The id ingest settled on: when the SDK sent no valid one, the one ingest made up. */
   event_id: string;
   /** Only when normalisation put it on the event (the SDK asked for the address to be inferred). */
   client_ip?: string;
+  /** The HTTP request's User-Agent, only when the event's own request headers carry none (else unused). */
   user_agent?: string;
 }
 
@@ -29,8 +32,10 @@ interface StoredContext {
 export function sdkEventPayload(sdkJson: string, event: IndexedEvent, ctx: NormalizeContext): string {
   const context: StoredContext = { received_at: ctx.receivedAt, event_id: event.event_id };
   if (ctx.sentAt !== undefined) context.sent_at = ctx.sentAt;
+  if (ctx.envelopeEventId !== undefined) context.envelope_event_id = ctx.envelopeEventId;
   if (ctx.clientIp !== undefined && event.user?.ip_address === ctx.clientIp) context.client_ip = ctx.clientIp;
-  if (ctx.userAgent !== undefined) context.user_agent = ctx.userAgent;
+  const ownUserAgent = event.request?.headers?.some(([name]) => name.toLowerCase() === "user-agent") ?? false;
+  if (ctx.userAgent !== undefined && !ownUserAgent) context.user_agent = ctx.userAgent;
   // Concatenated, not serialised: `sdkJson` already parsed as one JSON object, so it is a valid value.
   return `{"${FORMAT_KEY}":1,"context":${JSON.stringify(context)},"event":${sdkJson}}`;
 }
@@ -43,7 +48,8 @@ export function storedEventOf(payload: string): NormalizedEvent {
   return normalizeEvent(stored.event, {
     receivedAt: context.received_at,
     sentAt: context.sent_at,
-    envelopeEventId: context.event_id,
+    envelopeEventId: context.envelope_event_id,
+    madeUpEventId: context.event_id,
     clientIp: context.client_ip,
     userAgent: context.user_agent,
   });

@@ -4,7 +4,7 @@
  * store reads them at the start of its commit. Either way a container answers as one record.
  */
 import { readSpanContainer } from "../items/span";
-import type { IngestRecord, IngestRecordResult, SpanContainerRecord } from "./types";
+import type { IngestRecordResult, ReadIngestRecord, SpanContainerRecord } from "./types";
 
 export interface ContainersRead<T> {
   records: T[];
@@ -15,18 +15,23 @@ export interface ContainersRead<T> {
 const isContainer = (record: unknown): record is SpanContainerRecord =>
   (record as { kind?: unknown }).kind === "span_container";
 
-export function readSpanContainers<T>(input: readonly (T | SpanContainerRecord)[], convert: (record: IngestRecord) => T): ContainersRead<T> {
-  if (!input.some(isContainer)) return { records: input as T[], answer: (results) => results };
-  const records: T[] = [];
+/** `input` with each container replaced by its records, read and `convert`ed; other records as they are. */
+export function readSpanContainers<T>(
+  input: readonly (T | SpanContainerRecord)[],
+  convert: (record: ReadIngestRecord) => T,
+): ContainersRead<Exclude<T, SpanContainerRecord>> {
+  type Read = Exclude<T, SpanContainerRecord>;
+  if (!input.some(isContainer)) return { records: input as Read[], answer: (results) => results };
+  const records: Read[] = [];
   /** Per input record: how many records it became, or null for one passed through. */
   const sizes: (number | null)[] = [];
   for (const record of input) {
     if (isContainer(record)) {
-      const read = readSpanContainer(record).map(convert);
+      const read = readSpanContainer(record).map(convert) as Read[];
       records.push(...read);
       sizes.push(read.length);
     } else {
-      records.push(record);
+      records.push(record as Read);
       sizes.push(null);
     }
   }

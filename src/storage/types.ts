@@ -12,6 +12,7 @@ import type {
   OutcomeHour,
   OutcomeSeriesQuery,
   SessionRepo,
+  SpanContainerRecord,
   SpanRepo,
   TelemetryRecord,
   TelemetryRecordResult,
@@ -158,6 +159,9 @@ export type IngestRecord =
       timestamp: number;
     }
   | TelemetryRecord;
+
+/** An ingest record with nothing left to read: what the SQL of every engine writes. */
+export type ReadIngestRecord = Exclude<IngestRecord, SpanContainerRecord>;
 
 export type OutcomeKind = "accepted" | "filtered" | "rate_limited" | "invalid" | "unsupported" | "client_discard";
 

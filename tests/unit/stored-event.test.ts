@@ -72,6 +72,26 @@ describe("stored event payloads (ADR 0005)", () => {
     assert.deepEqual(storedEventOf(record.payload), normalisedAtIngest(sdkJson, {}, 1_700_000_000_000, record.event.event_id));
   });
 
+  for (const invalidId of ["not-an-id", 123]) {
+    test(`an invalid event_id (${JSON.stringify(invalidId)}) keeps its correction note and the id ingest made up`, () => {
+      const sdkJson = JSON.stringify({ event_id: invalidId, message: "bad id" });
+      const record = ingest(sdkJson, {}, 1_700_000_000_000);
+      const full = normalizeEvent(JSON.parse(sdkJson), { receivedAt: 1_700_000_000_000, clientIp: CLIENT_IP, userAgent: USER_AGENT });
+      assert.deepEqual(full.errors, [{ type: "invalid_data", name: "event_id", value: invalidId }]);
+      assert.deepEqual(storedEventOf(record.payload), { ...full, event_id: record.event.event_id });
+    });
+  }
+
+  test("the request's User-Agent is stored only when the event's own request headers carry none", () => {
+    const own = ingest(JSON.stringify({ message: "m", request: { headers: { "User-Agent": "curl/8.5.0" } } }), {}, 1_700_000_000_000);
+    assert.equal(own.payload.includes(USER_AGENT), false);
+    const none = ingest(JSON.stringify({ message: "m" }), {}, 1_700_000_000_000);
+    assert.equal(none.payload.includes(USER_AGENT), true);
+    for (const [record, sdkJson] of [[own, '{"message":"m","request":{"headers":{"User-Agent":"curl/8.5.0"}}}'], [none, '{"message":"m"}']] as const) {
+      assert.deepEqual(storedEventOf(record.payload), normalisedAtIngest(sdkJson, {}, 1_700_000_000_000, record.event.event_id));
+    }
+  });
+
   test("the client's IP is stored only when the SDK asked for it to be inferred", () => {
     const inferred = ingest(JSON.stringify({ message: "m", user: { ip_address: "{{auto}}" } }), {}, 1_700_000_000_000);
     assert.deepEqual(storedEventOf(inferred.payload).user, { ip_address: CLIENT_IP });

@@ -54,6 +54,23 @@ it("refuses with 429 beyond the bound instead of queueing, and accepts again onc
   assert.deepEqual(await writer.submit([outcome("1", 1)]), [{ kind: "outcome" }]);
 });
 
+it("counts a span container not read yet as the spans it declares, clamped to 1..1000, and answers it as one record", async () => {
+  const container = (itemCount: unknown): IngestRecord => ({
+    kind: "span_container", projectId: "1", json: '{"items":[]}', itemCount, receivedAt: Date.now(), shift: 0, sdkName: null,
+  });
+  const writer = new GroupCommitWriter(store, { flushMs: 5, maxPending: 20 });
+  // 15 declared spans + the container = 16 of 20: four more records fit, five do not.
+  const first = writer.submit([container(15)]);
+  await assert.rejects(writer.submit([outcome("1", 1), outcome("1", 1), outcome("1", 1), outcome("1", 1), outcome("1", 1)]), { code: "rate_limited" });
+  const fits = writer.submit([outcome("1", 1), outcome("1", 1), outcome("1", 1), outcome("1", 1)]);
+  assert.deepEqual(await first, [{ kind: "span" }]);
+  await fits;
+  const huge = new GroupCommitWriter(store, { flushMs: 5, maxPending: 1_001 });
+  await assert.rejects(huge.submit([container(5_000), outcome("1", 1)]), { code: "rate_limited" });
+  assert.deepEqual(await huge.submit([container(5_000)]), [{ kind: "span" }]);
+  assert.deepEqual(await huge.submit([container("many")]), [{ kind: "span" }]);
+});
+
 it("rejects every waiter of a failed batch with 503 and Retry-After, committing none of it", async () => {
   const writer = new GroupCommitWriter(
     { commit: async (records) => { if (records.some((r) => r.kind === "outcome" && r.quantity === 13)) throw new Error("disk full"); return storage.ingest.commit(records); } },

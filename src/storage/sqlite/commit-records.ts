@@ -6,7 +6,7 @@
  */
 import type { Level } from "../../processing/types";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
-import type { IngestRecord, SpanContainerRecord } from "../types";
+import type { IngestRecord, ReadIngestRecord, SpanContainerRecord } from "../types";
 
 export interface EventCommit {
   kind: "event";
@@ -45,7 +45,7 @@ export type HandedRecord = CommitRecord | SpanContainerRecord;
 
 export const toHandedRecord = (record: IngestRecord): HandedRecord => (record.kind === "span_container" ? record : toCommitRecord(record));
 
-export function toCommitRecord(record: IngestRecord): CommitRecord {
+export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
   switch (record.kind) {
     case "event": {
       const { event, grouping } = record;
@@ -81,8 +81,6 @@ export function toCommitRecord(record: IngestRecord): CommitRecord {
     }
     case "span":
       return { kind: "span", row: spanRowOf(Number(record.projectId), record.span) };
-    case "span_container":
-      throw new Error("a span container must be read before its records are committed (span-containers.ts)");
     default:
       return record;
   }
