@@ -15,7 +15,7 @@
  */
 import type { ReadIngestRecord, SpanContainerRecord, SpanData } from "../storage/types";
 import { measurementsOf, measurementValues, spanDataOfV1, spanDataOfV2, v1SpanOf } from "./span-data";
-import { clockDriftOf, isObject, jsonObjectOf, MAX_SECS_IN_FUTURE, textOf } from "./telemetry-values";
+import { clockDriftOf, isObject, jsonObjectOf, jsonObjectOfText, MAX_SECS_IN_FUTURE, textOf } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
 
 const CATEGORY = "span";
@@ -26,10 +26,12 @@ const MAX_SECS_IN_PAST = 30 * 24 * 3600;
 /** The most spans a container may hold (docs/sentry-protocol.md §8.3). */
 const MAX_CONTAINER_SPANS = 1000;
 
+/** A container's `item_count` header as outcomes count it: a positive integer, else 1. */
+const itemCountOf = (count: unknown): number => (typeof count === "number" && Number.isInteger(count) && count > 0 ? count : 1);
+
 /** The spans a container says it holds (`item_count`, clamped), for bounds taken before it is read. */
 export function declaredSpans(record: SpanContainerRecord): number {
-  const count = record.itemCount;
-  return typeof count === "number" && Number.isInteger(count) && count > 0 ? Math.min(count, MAX_CONTAINER_SPANS) : 1;
+  return Math.min(itemCountOf(record.itemCount), MAX_CONTAINER_SPANS);
 }
 
 /** What reading spans needs from their envelope besides the clock drift and SDK name: the outcomes' project and time. */
@@ -58,7 +60,7 @@ function spanResult(context: SpanContext, spans: (SpanData | undefined)[]): Item
 const sdkNameOf = (context: ItemContext) => textOf(context.envelopeHeaders.sdk?.name) ?? null;
 
 function processContainer(payload: unknown, itemCount: unknown, context: SpanContext, shift: number, sdkName: string | null): { records: ReadIngestRecord[] } {
-  const declared = typeof itemCount === "number" && Number.isInteger(itemCount) && itemCount > 0 ? itemCount : 1;
+  const declared = itemCountOf(itemCount);
   if (!isObject(payload)) return { records: [outcome(context, "invalid", CATEGORY, "invalid_json", declared)] };
   const { items } = payload;
   if (!Array.isArray(items) || itemCount !== items.length) {
@@ -81,13 +83,7 @@ function processContainer(payload: unknown, itemCount: unknown, context: SpanCon
 export function readSpanContainer(record: SpanContainerRecord): ReadIngestRecord[] {
   const context = { projectId: record.projectId, receivedAt: record.receivedAt };
   try {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(record.json);
-    } catch {
-      payload = undefined;
-    }
-    return processContainer(payload, record.itemCount, context, record.shift, record.sdkName).records;
+    return processContainer(jsonObjectOfText(record.json), record.itemCount, context, record.shift, record.sdkName).records;
   } catch {
     return [outcome(context, "invalid", CATEGORY, "internal")];
   }

@@ -10,8 +10,12 @@ export { isObject, naturalOf, timestampOf, type JsonObject };
 
 /** The payload as a JSON object, or undefined when it is not JSON or not an object. */
 export function jsonObjectOf(item: EnvelopeItem): JsonObject | undefined {
+  return jsonObjectOfText(item.payload.toString("utf8"));
+}
+
+export function jsonObjectOfText(text: string): JsonObject | undefined {
   try {
-    const value: unknown = JSON.parse(item.payload.toString("utf8"));
+    const value: unknown = JSON.parse(text);
     return isObject(value) ? value : undefined;
   } catch {
     return undefined;

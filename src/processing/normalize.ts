@@ -83,8 +83,13 @@ function normalize(raw: unknown, ctx: NormalizeContext, full: boolean): IndexedE
     modules: full ? modulesOf(raw.modules) : undefined,
     errors: full ? notes.list : undefined,
   });
-  const userAgent = request?.headers?.find(([name]) => name.toLowerCase() === "user-agent")?.[1] ?? ctx.userAgent;
+  const userAgent = ownUserAgentOf(request) ?? ctx.userAgent;
   return { ...event, tags: withDerivedTags(event, sdkTags, userAgent) };
+}
+
+/** The User-Agent the event's own request headers carry; the HTTP request's is used only without one. */
+export function ownUserAgentOf(request: IndexedEvent["request"]): string | undefined {
+  return request?.headers?.find(([name]) => name.toLowerCase() === "user-agent")?.[1];
 }
 
 export function userKeyOf(event: IndexedEvent): string | null {

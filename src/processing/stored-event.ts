@@ -7,7 +7,7 @@
  * Rows written before hold the normalised event itself; both forms are read, so no migration.
  */
 import type { IndexedEvent, NormalizedEvent } from "./types";
-import { normalizeEvent, type NormalizeContext } from "./normalize";
+import { normalizeEvent, ownUserAgentOf, type NormalizeContext } from "./normalize";
 import { isObject } from "./normalize-values";
 
 /** Top-level key of the stored form. A normalised event has only its own known keys, never this one. */
@@ -34,8 +34,7 @@ export function sdkEventPayload(sdkJson: string, event: IndexedEvent, ctx: Norma
   if (ctx.sentAt !== undefined) context.sent_at = ctx.sentAt;
   if (ctx.envelopeEventId !== undefined) context.envelope_event_id = ctx.envelopeEventId;
   if (ctx.clientIp !== undefined && event.user?.ip_address === ctx.clientIp) context.client_ip = ctx.clientIp;
-  const ownUserAgent = event.request?.headers?.some(([name]) => name.toLowerCase() === "user-agent") ?? false;
-  if (ctx.userAgent !== undefined && !ownUserAgent) context.user_agent = ctx.userAgent;
+  if (ctx.userAgent !== undefined && ownUserAgentOf(event.request) === undefined) context.user_agent = ctx.userAgent;
   // Concatenated, not serialised: `sdkJson` already parsed as one JSON object, so it is a valid value.
   return `{"${FORMAT_KEY}":1,"context":${JSON.stringify(context)},"event":${sdkJson}}`;
 }
