@@ -67,6 +67,7 @@ try {
       server: path.join(root, "server.ts"),
       "ingest-worker": path.join(root, "src", "ingest", "ingest-worker.ts"),
       "sqlite-commit-worker": path.join(root, "src", "storage", "sqlite", "sqlite-commit-worker.ts"),
+      "sqlite-checkpoint-worker": path.join(root, "src", "storage", "sqlite", "sqlite-checkpoint-worker.ts"),
     },
     outdir,
     outExtension: { ".js": ".mjs" },

@@ -32,6 +32,7 @@ const schema = z.object({
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
   INGEST_WORKER: z.enum(["true", "false", "1", "0"]).default("false"),
   SQLITE_COMMIT_THREAD: z.enum(["true", "false", "1", "0"]).default("true"),
+  SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(20),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SELF_MONITORING: z.enum(["local", "off", "upstream"]).default("local"),
   SELF_MONITORING_DSN: z
@@ -86,6 +87,11 @@ export interface Config {
    * false on PostgreSQL and with the ingest worker, which commits on its own thread.
    */
   sqliteCommitThread: boolean;
+  /**
+   * With the commit thread: pause between WAL checkpoints on a thread of their own
+   * (src/storage/sqlite/checkpoint-thread.ts); null: the commit connection checkpoints by itself.
+   */
+  sqliteCheckpointIntervalMs: number | null;
   writer: {
     flushMs: number;
     /** Records queued but not committed before ingest answers 503 with Retry-After. */
@@ -171,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, maxConnections: c.MAX_CONNECTIONS },
     ingestWorker,
     sqliteCommitThread,
+    sqliteCheckpointIntervalMs: sqliteCommitThread && c.SQLITE_CHECKPOINT_INTERVAL_MS > 0 ? c.SQLITE_CHECKPOINT_INTERVAL_MS : null,
     writer: { flushMs: c.WRITER_FLUSH_MS ?? (commitOverlaps ? 0 : 2), maxPending: c.WRITER_MAX_PENDING },
     logLevel: c.LOG_LEVEL,
     selfMonitoring:

@@ -29,6 +29,8 @@ export async function createStorage(config: Config, log?: StorageLog): Promise<S
       : createSqliteStorage(config.dataDir, {
           commitThread: config.sqliteCommitThread,
           onCommitThreadStopped: (reason) => log?.warn(`${reason}; its open commits failed (503), and the first commit after a second starts it again`),
+          checkpointIntervalMs: config.sqliteCheckpointIntervalMs,
+          onCheckpointProblem: (reason) => log?.warn(`${reason}; the commit thread checkpoints by itself meanwhile`),
         });
   return withRetention(storage, config.retentionDays, log);
 }

@@ -3,10 +3,11 @@
  * run on it in storage-sqlite.test.ts): a thread that dies fails the commits it had not finished,
  * says why, and the next commit starts a new one; close() commits everything it was handed first;
  * a batch the database refuses fails alone, not the batches committed together with it; the main
- * connection writes beside it without SQLITE_BUSY.
+ * connection writes beside it without SQLITE_BUSY; the checkpoint thread copies committed pages into
+ * the database file.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, it } from "node:test";
@@ -17,6 +18,7 @@ import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import Database from "better-sqlite3";
 import { refusesOneBatch } from "../../src/storage/sqlite/commit-errors";
+import { SqliteCheckpointThread } from "../../src/storage/sqlite/checkpoint-thread";
 import { SqliteCommitThread } from "../../src/storage/sqlite/commit-thread";
 import type { IngestRecord, SpanContainerRecord, Storage } from "../../src/storage/types";
 import { FIXTURE_KEY, readdressedEnvelope } from "../helpers/fixtures";
@@ -220,4 +222,70 @@ it("reads span containers on the thread: one answer per container, its spans and
     { outcome: "accepted", category: "span", reason: null, quantity: 15 },
     { outcome: "invalid", category: "span", reason: "invalid_json", quantity: 15 },
   ]);
+});
+
+/** The event ids of `eventIds` found in a copy of the database file alone: what checkpoints have copied out of the WAL. */
+function idsInDatabaseFile(eventIds: string[]): string[] {
+  const copy = path.join(dir, "file-alone.sqlite");
+  rmSync(`${copy}-wal`, { force: true });
+  copyFileSync(path.join(dir, SQLITE_FILE_NAME), copy);
+  const db = new Database(copy);
+  try {
+    const found = new Set(db.prepare<[], { event_id: string }>("SELECT event_id FROM events").all().map((row) => row.event_id));
+    return eventIds.filter((id) => found.has(id));
+  } finally {
+    db.close();
+  }
+}
+
+/** The setup's writes (schema, default project) checkpointed, so the file alone has the tables. */
+function checkpointSetup(): void {
+  const db = new Database(path.join(dir, SQLITE_FILE_NAME));
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+
+it("copies committed pages into the database file on the checkpoint thread", async () => {
+  checkpointSetup();
+  const problems: string[] = [];
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { checkpoints: { intervalMs: 10, onProblem: (reason) => problems.push(reason) } });
+  const batches = Array.from({ length: 5 }, errorRecords);
+  const ids = batches.map((batch) => batch.eventId);
+  try {
+    await Promise.all(batches.map((batch) => thread.commit(batch.records)));
+    let copied: string[] = [];
+    for (let waited = 0; waited < 5_000 && copied.length < ids.length; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      copied = idsInDatabaseFile(ids);
+    }
+    assert.deepEqual(copied, ids);
+  } finally {
+    await thread.close();
+  }
+  assert.deepEqual(problems, [], "a close is not reported as a problem");
+});
+
+it("leaves committed pages in the WAL without the checkpoint thread until SQLite's own 1,000-page checkpoint", async () => {
+  checkpointSetup();
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME));
+  const batches = Array.from({ length: 5 }, errorRecords);
+  try {
+    await Promise.all(batches.map((batch) => thread.commit(batch.records)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(idsInDatabaseFile(batches.map((batch) => batch.eventId)), []);
+    assert.deepEqual(await storedIds(batches.map((batch) => batch.eventId)), batches.map((batch) => batch.eventId));
+  } finally {
+    await thread.close();
+  }
+});
+
+it("names why a checkpoint thread that cannot open the database stopped", async () => {
+  const problems: string[] = [];
+  const reported = new Promise<void>((resolve) => {
+    // A directory where the file should be: SQLite cannot open it.
+    const thread = new SqliteCheckpointThread(dir, { intervalMs: 10, onProblem: (reason) => (problems.push(reason), resolve()) });
+    thread.start();
+  });
+  await reported;
+  assert.deepEqual(problems, [`the SQLite checkpoint thread stopped (exit code 1: cannot open ${dir}: unable to open database file (SQLITE_CANTOPEN))`]);
 });

@@ -1,6 +1,12 @@
 import type { IngestRecordResult } from "../types";
 import type { HandedRecord } from "./commit-records";
 
+export interface CommitThreadData {
+  file: string;
+  /** wal_autocheckpoint for the commit connection; null keeps SQLite's default. */
+  autocheckpointPages: number | null;
+}
+
 /** Main thread → commit thread. */
 export type ToCommitThread = { type: "commit"; id: number; records: HandedRecord[] } | { type: "close" };
 

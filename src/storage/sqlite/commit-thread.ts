@@ -2,11 +2,18 @@ import { inspect } from "node:util";
 import type { Worker } from "node:worker_threads";
 import { startWorker } from "../../worker-file";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
-import type { FromCommitThread, ToCommitThread } from "./commit-protocol";
+import { SqliteCheckpointThread, type CheckpointThreadOptions } from "./checkpoint-thread";
+import type { CommitThreadData, FromCommitThread, ToCommitThread } from "./commit-protocol";
 import { toHandedRecord } from "./commit-records";
 
 /** At shutdown the thread finishes the commits it was handed; one that cannot within this time is stopped. */
 const CLOSE_TIMEOUT_MS = 30_000;
+/**
+ * With the checkpoint thread, the commit connection checkpoints by itself only once the WAL holds
+ * this many pages (16 MB with 4 KB pages; SQLite's default is 1,000): a bound for when that thread
+ * falls behind or is gone, which at capacity it never reached (docs/adr/0006-sqlite-checkpoint-thread.md).
+ */
+const FALLBACK_CHECKPOINT_PAGES = 4_000;
 /** After a thread stopped unexpectedly, commits fail at once for this long instead of starting threads in a tight loop. */
 const DEFAULT_RESTART_DELAY_MS = 1_000;
 
@@ -20,6 +27,8 @@ export interface CommitThreadOptions {
   onStopped?(reason: string): void;
   /** Defaults to 1 s. */
   restartDelayMs?: number;
+  /** WAL checkpoints on a thread of their own, started with the commit thread; without: the commit connection checkpoints every 1,000 pages. */
+  checkpoints?: CheckpointThreadOptions;
 }
 
 /**
@@ -44,11 +53,14 @@ export class SqliteCommitThread implements IngestStore {
   private nextId = 1;
   private closing: Promise<void> | null = null;
   private restartNotBefore = 0;
+  private readonly checkpoints: SqliteCheckpointThread | null;
 
   constructor(
     private readonly file: string,
     private readonly options: CommitThreadOptions = {},
-  ) {}
+  ) {
+    this.checkpoints = options.checkpoints ? new SqliteCheckpointThread(file, options.checkpoints) : null;
+  }
 
   commit(records: IngestRecord[]): Promise<IngestRecordResult[]> {
     if (this.closing) return Promise.reject(new Error("the SQLite storage is closing"));
@@ -75,8 +87,10 @@ export class SqliteCommitThread implements IngestStore {
   }
 
   private spawn(): Worker {
+    this.checkpoints?.start();
+    const workerData: CommitThreadData = { file: this.file, autocheckpointPages: this.checkpoints ? FALLBACK_CHECKPOINT_PAGES : null };
     const worker = startWorker(new URL("./sqlite-commit-worker", import.meta.url), {
-      workerData: this.file,
+      workerData,
       // It holds one batch at a time, but parses span containers (short-lived garbage): with a 4 MB
       // young generation it spent ≈ 11 % of its time in GC and was the limit at capacity; 16 MB
       // measured 4–9 % more requests/s for ≈ 3 MB more peak RSS (docs/performance.md).
@@ -106,6 +120,10 @@ export class SqliteCommitThread implements IngestStore {
   }
 
   private async stop(): Promise<void> {
+    await Promise.all([this.stopCommits(), this.checkpoints?.close()]);
+  }
+
+  private async stopCommits(): Promise<void> {
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));

@@ -14,13 +14,32 @@ const migrationsDir = path.join(import.meta.dirname, "..", "migrations", "sqlite
  */
 export function openDatabase(file: string): Db {
   if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const db = openConnection(file);
+  migrate(db);
+  return db;
+}
+
+/** A further connection to a database openDatabase has already created and migrated (the commit and checkpoint threads). */
+export function openConnection(file: string): Db {
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
-  migrate(db);
   return db;
+}
+
+/**
+ * Opens the database in a worker thread. better-sqlite3's errors reach the main thread's "error"
+ * event without their message; a plain Error keeps it.
+ */
+export function openInThread(file: string, open: (file: string) => Db): Db {
+  try {
+    return open(file);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new Error(`cannot open ${file}: ${error instanceof Error ? error.message : String(error)}${typeof code === "string" ? ` (${code})` : ""}`);
+  }
 }
 
 function migrate(db: Db): void {

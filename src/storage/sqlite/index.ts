@@ -22,6 +22,10 @@ export interface SqliteStorageOptions {
   commitThread?: boolean;
   /** The commit thread stopped unexpectedly; after a second the next commit starts it again. */
   onCommitThreadStopped?(reason: string): void;
+  /** With the commit thread: WAL checkpoints on a thread of their own, this many ms apart (SQLITE_CHECKPOINT_INTERVAL_MS). */
+  checkpointIntervalMs?: number | null;
+  /** A checkpoint on that thread failed, or the thread stopped. */
+  onCheckpointProblem?(reason: string): void;
 }
 
 /** The embedded engine: one file in the data directory. */
@@ -29,7 +33,8 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
   const file = path.join(dataDir, SQLITE_FILE_NAME);
   // Opened (and migrated) first: the commit thread's connection then finds the schema in place.
   const db = openDatabase(file);
-  const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped }) : null;
+  const checkpoints = options.checkpointIntervalMs ? { intervalMs: options.checkpointIntervalMs, onProblem: options.onCheckpointProblem } : undefined;
+  const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints }) : null;
   // One process owns the file, so key and project changes only need to reach this process's listeners.
   const keyListeners = new Set<() => void>();
   const changed = <T>(result: T): T => {

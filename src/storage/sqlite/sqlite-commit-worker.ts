@@ -1,34 +1,26 @@
 /**
  * The SQLite commit thread: owns a connection of its own and runs the ingest commits the main thread
- * posts (commit-thread.ts), so the statements, the WAL writes, the fsync and the checkpoints never
+ * posts (commit-thread.ts), so the statements, the WAL writes and the fsync never
  * block the main thread's event loop. Group commit happens here: whatever arrived while a commit ran
- * is committed next, together, in one transaction. workerData is the database file.
+ * is committed next, together, in one transaction. workerData is a CommitThreadData.
  */
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
-import type { FromCommitThread, ToCommitThread } from "./commit-protocol";
+import type { CommitThreadData, FromCommitThread, ToCommitThread } from "./commit-protocol";
 import { refusesOneBatch } from "./commit-errors";
-import { openDatabase, type Db } from "./db";
+import { openDatabase, openInThread } from "./db";
 import { sqliteCommitter } from "./ingest";
 import { toCommitRecord } from "./commit-records";
 import { readSpanContainers } from "../span-containers";
 
 if (!parentPort) throw new Error("sqlite-commit-worker.ts runs only as a worker thread (see commit-thread.ts)");
 const port = parentPort;
-const db = openOrExplain(workerData as string);
+const { file, autocheckpointPages } = workerData as CommitThreadData;
+const db = openInThread(file, openDatabase);
+if (autocheckpointPages !== null) db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
 const committer = sqliteCommitter(db);
 const post = (message: FromCommitThread) => port.postMessage(message);
 
 type CommitMessage = Extract<ToCommitThread, { type: "commit" }>;
-
-/** better-sqlite3's errors reach the main thread's "error" event without their message; a plain Error keeps it. */
-function openOrExplain(file: string): Db {
-  try {
-    return openDatabase(file);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new Error(`cannot open ${file}: ${error instanceof Error ? error.message : String(error)}${typeof code === "string" ? ` (${code})` : ""}`);
-  }
-}
 
 /**
  * One transaction for all of them; if the database refuses one batch's data, each batch again on its
