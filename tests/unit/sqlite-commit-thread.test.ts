@@ -289,3 +289,39 @@ it("names why a checkpoint thread that cannot open the database stopped", async 
   await reported;
   assert.deepEqual(problems, [`the SQLite checkpoint thread stopped (exit code 1: cannot open ${dir}: unable to open database file (SQLITE_CANTOPEN))`]);
 });
+
+it("leaves checkpoints below 4,000 pages to the checkpoint thread on the main connection too, so a UI write never copies the WAL", async () => {
+  const own = mkdtempSync(path.join(tmpdir(), "periscope-checkpoint-bound-"));
+  // The checkpoint thread's first round is a minute away: whatever reaches the file comes from another connection.
+  const withThreads = createSqliteStorage(own, { commitThread: true, checkpointIntervalMs: 60_000 });
+  try {
+    const project = (await ensureDefaults(withThreads)).project.id;
+    const mediumEvents = () => {
+      const { body, eventId } = readdressedEnvelope("bench/node-medium-error", { publicKey: FIXTURE_KEY });
+      const envelope = parseEnvelope(body);
+      const context = { projectId: project, envelopeHeaders: envelope.headers, receivedAt: Date.now(), clientIp: "203.0.113.9", userAgent: "test" };
+      return { records: processEnvelope(envelope, registry, context).records, eventId };
+    };
+    // ≈ 8 WAL pages each: well past SQLite's default of 1,000, below 4,000.
+    const batches = Array.from({ length: 150 }, mediumEvents);
+    const results = await Promise.all(batches.map((batch) => withThreads.ingest.commit(batch.records)));
+    const first = results[0]?.[0];
+    assert.ok(first?.kind === "event");
+    // A UI write on the main connection (a plain UPDATE: SQLite checks the WAL's size when a statement runs to its end).
+    await withThreads.issues.setStatus(first.issueId, "resolved");
+    const copy = path.join(own, "file-alone.sqlite");
+    copyFileSync(path.join(own, SQLITE_FILE_NAME), copy);
+    const alone = new Database(copy);
+    try {
+      const tables = alone.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE name = 'events'").all();
+      assert.deepEqual(tables, [], "not even the schema was copied into the file");
+    } finally {
+      alone.close();
+    }
+    const stored = await Promise.all(batches.slice(0, 3).map((batch) => withThreads.events.get(project, batch.eventId)));
+    assert.deepEqual(stored.map((event) => event?.eventId), batches.slice(0, 3).map((batch) => batch.eventId));
+  } finally {
+    await withThreads.close();
+    rmSync(own, { recursive: true, force: true });
+  }
+});

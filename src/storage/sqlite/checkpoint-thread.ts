@@ -3,6 +3,12 @@ import type { Worker } from "node:worker_threads";
 import { startWorker } from "../../worker-file";
 import type { CheckpointThreadData, FromCheckpointThread, ToCheckpointThread } from "./checkpoint-protocol";
 
+/**
+ * With the checkpoint thread, the other connections checkpoint by themselves only once the WAL
+ * holds this many pages (16 MB with 4 KB pages; SQLite's default is 1,000): a bound for when that
+ * thread falls behind or is gone, which at capacity it never reached.
+ */
+export const FALLBACK_CHECKPOINT_PAGES = 4_000;
 /** At shutdown a checkpoint in progress is waited for this long, then the thread is stopped. */
 const CLOSE_TIMEOUT_MS = 30_000;
 

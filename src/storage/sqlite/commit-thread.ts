@@ -2,18 +2,12 @@ import { inspect } from "node:util";
 import type { Worker } from "node:worker_threads";
 import { startWorker } from "../../worker-file";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
-import { SqliteCheckpointThread, type CheckpointThreadOptions } from "./checkpoint-thread";
+import { FALLBACK_CHECKPOINT_PAGES, SqliteCheckpointThread, type CheckpointThreadOptions } from "./checkpoint-thread";
 import type { CommitThreadData, FromCommitThread, ToCommitThread } from "./commit-protocol";
 import { toHandedRecord } from "./commit-records";
 
 /** At shutdown the thread finishes the commits it was handed; one that cannot within this time is stopped. */
 const CLOSE_TIMEOUT_MS = 30_000;
-/**
- * With the checkpoint thread, the commit connection checkpoints by itself only once the WAL holds
- * this many pages (16 MB with 4 KB pages; SQLite's default is 1,000): a bound for when that thread
- * falls behind or is gone, which at capacity it never reached (docs/adr/0006-sqlite-checkpoint-thread.md).
- */
-const FALLBACK_CHECKPOINT_PAGES = 4_000;
 /** After a thread stopped unexpectedly, commits fail at once for this long instead of starting threads in a tight loop. */
 const DEFAULT_RESTART_DELAY_MS = 1_000;
 

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { IngestStorage, Storage } from "../types";
 import { sqliteAccounts } from "./accounts";
+import { FALLBACK_CHECKPOINT_PAGES } from "./checkpoint-thread";
 import { SqliteCommitThread } from "./commit-thread";
 import { openDatabase } from "./db";
 import { sqliteEvents } from "./events";
@@ -33,7 +34,10 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
   const file = path.join(dataDir, SQLITE_FILE_NAME);
   // Opened (and migrated) first: the commit thread's connection then finds the schema in place.
   const db = openDatabase(file);
-  const checkpoints = options.checkpointIntervalMs ? { intervalMs: options.checkpointIntervalMs, onProblem: options.onCheckpointProblem } : undefined;
+  const checkpoints = options.commitThread && options.checkpointIntervalMs ? { intervalMs: options.checkpointIntervalMs, onProblem: options.onCheckpointProblem } : undefined;
+  // A UI or retention write would otherwise checkpoint on the main thread whenever the WAL, which
+  // now runs between 1,000 and 4,000 pages, passes SQLite's default.
+  if (checkpoints) db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
   const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints }) : null;
   // One process owns the file, so key and project changes only need to reach this process's listeners.
   const keyListeners = new Set<() => void>();
