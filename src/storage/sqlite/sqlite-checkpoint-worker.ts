@@ -11,21 +11,32 @@ if (!parentPort) throw new Error("sqlite-checkpoint-worker.ts runs only as a wor
 const port = parentPort;
 const { file, intervalMs } = workerData as CheckpointThreadData;
 const db = openInThread(file, openConnection);
+/**
+ * While nothing is committed the pause doubles up to this: an idle server is not woken 50 times a
+ * second, and a burst after a quiet spell waits at most this long for its first checkpoint.
+ */
+const IDLE_INTERVAL_MS = 250;
 let lastReported = "";
-let timer = setTimeout(checkpoint, intervalMs);
+let lastLog = -1;
+let pause = intervalMs;
+let timer = setTimeout(checkpoint, pause);
 
 function checkpoint(): void {
   try {
-    db.pragma("wal_checkpoint(PASSIVE)");
+    const [result] = db.pragma("wal_checkpoint(PASSIVE)") as { log: number }[];
+    // The WAL's length changes with every commit (it grows, or restarts from the beginning).
+    const committed = result?.log !== lastLog;
+    lastLog = result?.log ?? -1;
+    pause = committed ? intervalMs : Math.min(pause * 2, Math.max(intervalMs, IDLE_INTERVAL_MS));
     lastReported = "";
   } catch (error) {
-    // Reported once per distinct failure, not every round: the commit connection's own checkpoints
-    // keep the WAL bounded meanwhile (commit-thread.ts).
+    // Reported once per distinct failure, not every round: the other connections' own checkpoints
+    // keep the WAL bounded meanwhile (checkpoint-thread.ts).
     const message = error instanceof Error ? error.message : String(error);
     if (message !== lastReported) port.postMessage({ type: "failed", message } satisfies FromCheckpointThread);
     lastReported = message;
   }
-  timer = setTimeout(checkpoint, intervalMs);
+  timer = setTimeout(checkpoint, pause);
 }
 
 // Only SqliteCheckpointThread posts here, so the messages are ToCheckpointThread by construction.
