@@ -14,3 +14,19 @@ export function startWorker(entry: URL, options: WorkerOptions): Worker {
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
+
+/**
+ * Posts `close` and waits for the thread to exit; one still running after `timeoutMs` is terminated
+ * (`onTimeout` is told first). Node delivers every message the thread posted before it emits
+ * "exit", so no answer is lost while waiting.
+ */
+export async function closeWorker(worker: Worker, close: unknown, timeoutMs: number, onTimeout?: () => void): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  worker.postMessage(close);
+  const timer = setTimeout(() => {
+    onTimeout?.();
+    void worker.terminate();
+  }, timeoutMs);
+  await exited;
+  clearTimeout(timer);
+}

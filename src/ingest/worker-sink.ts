@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import { AppError } from "../errors";
 import type { Logger } from "../logger";
 import { shuttingDown, type IngestJob, type IngestSink } from "./sink";
-import { startWorker } from "../worker-file";
+import { closeWorker, startWorker } from "../worker-file";
 import { fromWireError, toWire, type FromWorker, type ToWorker } from "./worker-protocol";
 
 /**
@@ -186,16 +186,9 @@ export class WorkerSink implements IngestSink {
   /** Lets the worker commit everything it accepted, close its storage and exit. */
   private async stopWorker(): Promise<void> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
-    const worker = this.worker;
-    if (!worker) return;
-    // Node delivers every message the worker sent before it emits "exit", so no answer is lost here.
-    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-    worker.postMessage({ type: "close" } satisfies ToWorker);
-    const timer = setTimeout(() => {
-      this.options.logger.error(`the ingest worker did not finish its commits within ${CLOSE_TIMEOUT_MS} ms; stopping it`);
-      void worker.terminate();
-    }, CLOSE_TIMEOUT_MS);
-    await exited;
-    clearTimeout(timer);
+    if (!this.worker) return;
+    await closeWorker(this.worker, { type: "close" } satisfies ToWorker, CLOSE_TIMEOUT_MS, () =>
+      this.options.logger.error(`the ingest worker did not finish its commits within ${CLOSE_TIMEOUT_MS} ms; stopping it`),
+    );
   }
 }

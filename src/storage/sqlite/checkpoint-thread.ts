@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import type { Worker } from "node:worker_threads";
-import { startWorker } from "../../worker-file";
+import { closeWorker, startWorker } from "../../worker-file";
 import type { CheckpointThreadData, FromCheckpointThread, ToCheckpointThread } from "./checkpoint-protocol";
 
 /**
@@ -61,12 +61,6 @@ export class SqliteCheckpointThread {
   }
 
   private async stop(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-    worker.postMessage({ type: "close" } satisfies ToCheckpointThread);
-    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
-    await exited;
-    clearTimeout(timer);
+    if (this.worker) await closeWorker(this.worker, { type: "close" } satisfies ToCheckpointThread, CLOSE_TIMEOUT_MS);
   }
 }

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import type { Worker } from "node:worker_threads";
-import { startWorker } from "../../worker-file";
+import { closeWorker, startWorker } from "../../worker-file";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { FALLBACK_CHECKPOINT_PAGES, SqliteCheckpointThread, type CheckpointThreadOptions } from "./checkpoint-thread";
 import type { CommitThreadData, FromCommitThread, ToCommitThread } from "./commit-protocol";
@@ -118,13 +118,7 @@ export class SqliteCommitThread implements IngestStore {
   }
 
   private async stopCommits(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-    worker.postMessage({ type: "close" } satisfies ToCommitThread);
-    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
-    await exited;
-    clearTimeout(timer);
+    if (this.worker) await closeWorker(this.worker, { type: "close" } satisfies ToCommitThread, CLOSE_TIMEOUT_MS);
   }
 
   /** Stops the thread as a fault would: for tests of the failure path. */
