@@ -101,6 +101,27 @@ export function retentionContract(engine: string, factory: EngineFactory): void 
       assert.equal((await storage.events.get(project.id, hex(9_000, 32)))?.timestamp, OLD);
     });
 
+    it("expires the spans of every project, more than a delete batch of them, and keeps the newer ones", async () => {
+      const other = await storage.projects.create({ organizationId: project.organizationId, slug: "api", name: "API", platform: null });
+      const span = (projectId: string, n: number, trace: string, end: number): IngestRecord => ({
+        kind: "span", projectId, span: {
+          traceId: trace, spanId: hex(n, 16), parentSpanId: null, segmentId: null, eventId: null, isSegment: false, op: "db", name: "query",
+          status: "ok", start: end - 10, end, segmentName: null, release: null, environment: null, sdkName: null, attributes: {}, measurements: {},
+        },
+      });
+      // More old spans in one project than one SQLite delete batch (1,000 rows).
+      await storage.ingest.commit(Array.from({ length: 1_100 }, (_, i) => span(project.id, i + 1, TRACE_OLD, OLD)));
+      await storage.ingest.commit([span(other.id, 1, TRACE_OLD, OLD), span(other.id, 2, TRACE_NEW, NOW), span(project.id, 5_000, TRACE_NEW, NOW)]);
+
+      await storage.retention.expire(NOW - 90 * DAY);
+
+      const left = async (projectId: string, trace: string) => (await storage.spans.trace([projectId], trace)).map((s) => s.spanId);
+      assert.deepEqual(
+        [await left(project.id, TRACE_OLD), await left(other.id, TRACE_OLD), await left(project.id, TRACE_NEW), await left(other.id, TRACE_NEW)],
+        [[], [], [hex(5_000, 16)], [hex(2, 16)]],
+      );
+    });
+
     it("never stores an event twice: one still kept after a mid-day cutoff stays deduplicated", async () => {
       const day = Math.floor(NOW / DAY) * DAY;
       const early = day + 3_600_000;
