@@ -30,7 +30,7 @@ export async function createStorage(config: Config, log?: StorageLog): Promise<S
           commitThread: config.sqliteCommitThread,
           onCommitThreadStopped: (reason) => log?.warn(`${reason}; its open commits failed (503), and the first commit after a second starts it again`),
           checkpointIntervalMs: config.sqliteCheckpointIntervalMs,
-          onCheckpointProblem: (reason) => log?.warn(`${reason}; the commit thread checkpoints by itself meanwhile`),
+          onCheckpointProblem: (reason) => log?.warn(`${reason}; the database connections checkpoint by themselves past 4,000 WAL pages meanwhile`),
         });
   return withRetention(storage, config.retentionDays, log);
 }

@@ -19,7 +19,7 @@ export function openDatabase(file: string): Db {
   return db;
 }
 
-/** A further connection to a database openDatabase has already created and migrated (the commit and checkpoint threads). */
+/** A further connection to a database openDatabase has already created and migrated (the checkpoint thread). */
 export function openConnection(file: string): Db {
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
