@@ -302,8 +302,8 @@ it("leaves checkpoints below 4,000 pages to the checkpoint thread on the main co
       const context = { projectId: project, envelopeHeaders: envelope.headers, receivedAt: Date.now(), clientIp: "203.0.113.9", userAgent: "test" };
       return { records: processEnvelope(envelope, registry, context).records, eventId };
     };
-    // ≈ 8 WAL pages each: well past SQLite's default of 1,000, below 4,000.
-    const batches = Array.from({ length: 150 }, mediumEvents);
+    // ≈ 1,640 WAL pages in all (measured): well past SQLite's default of 1,000, below 4,000.
+    const batches = Array.from({ length: 250 }, mediumEvents);
     const results = await Promise.all(batches.map((batch) => withThreads.ingest.commit(batch.records)));
     const first = results[0]?.[0];
     assert.ok(first?.kind === "event");
