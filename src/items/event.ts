@@ -1,6 +1,7 @@
 import { groupEvent } from "../processing/grouping";
 import { indexedEventOf, userKeyOf, type NormalizeContext } from "../processing/normalize";
 import { sdkEventPayload } from "../processing/stored-event";
+import { jsonObjectOfText } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
 
 const CATEGORY = "error";
@@ -40,15 +41,7 @@ export const eventItem = (maxBytes: number): ItemProcessor => ({
   maxBytes,
   process(item, context) {
     const sdkJson = item.payload.toString("utf8");
-    let raw: unknown;
-    try {
-      raw = JSON.parse(sdkJson);
-    } catch {
-      return { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
-    }
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-      return { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
-    }
-    return processEventPayload(raw, sdkJson, context);
+    const raw = jsonObjectOfText(sdkJson);
+    return raw ? processEventPayload(raw, sdkJson, context) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
   },
 });

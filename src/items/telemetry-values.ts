@@ -13,6 +13,7 @@ export function jsonObjectOf(item: EnvelopeItem): JsonObject | undefined {
   return jsonObjectOfText(item.payload.toString("utf8"));
 }
 
+/** The same for text already decoded (an event's, which is also stored; a span container's). */
 export function jsonObjectOfText(text: string): JsonObject | undefined {
   try {
     const value: unknown = JSON.parse(text);

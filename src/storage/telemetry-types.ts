@@ -145,8 +145,8 @@ export type TelemetryRecord =
 
 /**
  * A v2 span container not read yet: where the store reads it (the SQLite commit thread) its JSON
- * is parsed and its spans built off the ingest thread; other stores have the writer read it first
- * (src/items/span.ts `readSpanContainer`). It becomes span records and their outcomes.
+ * is parsed and its spans built off the ingest thread; other stores read it at the start of their
+ * commit (src/storage/span-containers.ts). It becomes span records and their outcomes.
  */
 export interface SpanContainerRecord {
   kind: "span_container";

@@ -118,11 +118,13 @@ describe("stored event payloads (ADR 0005)", () => {
     assert.deepEqual(storedEventOf(JSON.stringify(normalised)), normalised);
   });
 
-  test("invalid JSON is refused at ingest as before, not stored", () => {
-    const item = { headers: { type: "event" }, payload: Buffer.from('{"message": "cut off', "utf8") };
-    const result = eventItem(1_000_000).process(item, contextOf({}, 1_700_000_000_000));
-    assert.deepEqual(result, {
-      records: [{ kind: "outcome", projectId: "1", outcome: "invalid", category: "error", reason: "invalid_json", quantity: 1, timestamp: 1_700_000_000_000 }],
-    });
+  test("invalid JSON, and JSON that is not an object, is refused at ingest as before, not stored", () => {
+    for (const text of ['{"message": "cut off', '["message"]', "null", '"message"']) {
+      const item = { headers: { type: "event" }, payload: Buffer.from(text, "utf8") };
+      const result = eventItem(1_000_000).process(item, contextOf({}, 1_700_000_000_000));
+      assert.deepEqual(result, {
+        records: [{ kind: "outcome", projectId: "1", outcome: "invalid", category: "error", reason: "invalid_json", quantity: 1, timestamp: 1_700_000_000_000 }],
+      }, text);
+    }
   });
 });
