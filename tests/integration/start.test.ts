@@ -79,6 +79,19 @@ describe("npm start", () => {
     await response.arrayBuffer();
   });
 
+  it("serves with the configuration its build resolved, so SWC's native library is never loaded", async () => {
+    const maps = readFileSync(`/proc/${child.pid}/maps`, "utf8");
+    assert.deepEqual(maps.split("\n").filter((line) => line.includes("next-swc")), []);
+    assert.doesNotMatch(output, /next\.config\.ts/, "Next did not read next.config.ts");
+    // The configuration still applies: its security headers come with every page.
+    const response = await fetch(`${baseUrl}/setup`, { redirect: "manual" });
+    await response.arrayBuffer();
+    assert.deepEqual(
+      { frame: response.headers.get("x-frame-options"), poweredBy: response.headers.get("x-powered-by") },
+      { frame: "DENY", poweredBy: null },
+    );
+  });
+
   it("maps a frame of the bundle back to its TypeScript source", () => {
     const lines = readFileSync(bundle, "utf8").split("\n");
     const index = lines.findIndex((line) => line.startsWith("async function handleIngest("));
