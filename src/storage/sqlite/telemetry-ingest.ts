@@ -2,7 +2,11 @@ import { SessionDeltas } from "../session-deltas";
 import type { TelemetryRecordResult } from "../types";
 import type { CommitRecord } from "./commit-records";
 import type { Db } from "./db";
-import { sessionStateRowOf, toSessionUpdate, type SessionStateRow, type SpanRow, type TransactionRow } from "../rows";
+import { SPAN_COLUMNS, sessionStateRowOf, toSessionUpdate, type SessionStateRow, type SpanRow, type TransactionRow } from "../rows";
+
+/** A span row's values in the column order of `spans`. */
+type ValuesOf<Columns extends readonly (keyof SpanRow)[]> = { -readonly [I in keyof Columns]: SpanRow[Columns[I]] };
+type SpanRowValues = ValuesOf<typeof SPAN_COLUMNS>;
 
 type TelemetryCommit = Exclude<CommitRecord, { kind: "event" | "outcome" }>;
 
@@ -25,12 +29,17 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
      VALUES (@project_id, @event_id, @trace_id, @span_id, @name, @op, @status, @start_ts, @end_ts,
        @duration, @release, @environment, @measurements, @received, @payload)`,
   );
-  const insertSpan = db.prepare<[SpanRow]>(
-    `INSERT OR IGNORE INTO spans (project_id, trace_id, span_id, parent_span_id, segment_id, event_id, is_segment, op,
-       name, status, start_ts, end_ts, duration, segment_name, release, environment, sdk_name, attributes, measurements)
-     VALUES (@project_id, @trace_id, @span_id, @parent_span_id, @segment_id, @event_id, @is_segment, @op,
-       @name, @status, @start_ts, @end_ts, @duration, @segment_name, @release, @environment, @sdk_name, @attributes, @measurements)`,
+  // Bound by position: better-sqlite3 looks up every named parameter of an object in turn, which
+  // measured ≈ 3.8 µs against ≈ 2.3 µs for a span row's 19 values, and a container holds many.
+  const insertSpanStatement = db.prepare<SpanRowValues>(
+    `INSERT OR IGNORE INTO spans (${SPAN_COLUMNS.join(", ")}) VALUES (${SPAN_COLUMNS.map(() => "?").join(", ")})`,
   );
+  // In SPAN_COLUMNS order, spelled out: a loop over the names would allocate per row.
+  const insertSpan = (s: SpanRow) =>
+    insertSpanStatement.run(
+      s.project_id, s.trace_id, s.span_id, s.parent_span_id, s.segment_id, s.event_id, s.is_segment, s.op, s.name, s.status,
+      s.start_ts, s.end_ts, s.duration, s.segment_name, s.release, s.environment, s.sdk_name, s.attributes, s.measurements,
+    );
   const loadSession = db.prepare<[number, string], SessionStateRow>("SELECT * FROM session_states WHERE project_id = ? AND sid = ?");
   const saveSession = db.prepare<[SessionStateRow]>(
     `INSERT OR REPLACE INTO session_states (project_id, sid, did, seq, init, started, timestamp, status, errors, duration,
@@ -63,11 +72,11 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
               return { kind: "session_aggregate" };
             case "transaction": {
               const duplicate = insertTransaction.run(record.row).changes === 0;
-              if (!duplicate) for (const span of record.spans) insertSpan.run(span);
+              if (!duplicate) for (const span of record.spans) insertSpan(span);
               return { kind: "transaction", duplicate };
             }
             case "span":
-              insertSpan.run(record.row);
+              insertSpan(record.row);
               return { kind: "span" };
           }
         },
