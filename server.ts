@@ -203,8 +203,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
  * Hands Next the config its production build already resolved, as Next's own standalone server
  * does. Left to itself, Next compiles next.config.ts with SWC at every start, and SWC's native
  * library then stays mapped for the life of the process: ≈ 25 MB of resident memory that serving
- * never uses (docs/performance.md). Without a build, or with a manifest that cannot be read, there
- * is nothing to hand over and Next loads the file as usual.
+ * never uses (docs/adr/0007-production-next-config-from-the-build.md). Without a build, or with a
+ * manifest that cannot be read, there is nothing to hand over and Next loads the file as usual.
  */
 function adoptBuiltNextConfig(root: string): void {
   let manifest: { config?: unknown };
