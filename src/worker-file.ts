@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { Worker, type WorkerOptions } from "node:worker_threads";
 
 /**
@@ -29,4 +30,15 @@ export async function closeWorker(worker: Worker, close: unknown, timeoutMs: num
   }, timeoutMs);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * Calls `stopped` once the thread has exited, with why: "<name> stopped (exit code N: what it threw)".
+ * Node delivers every message the thread posted before "exit".
+ */
+export function whenStopped(worker: Worker, name: string, stopped: (reason: string) => void): void {
+  let failure = "";
+  // What reaches here is whatever the thread threw, not necessarily an Error.
+  worker.on("error", (error: unknown) => (failure = error instanceof Error ? error.message : inspect(error)));
+  worker.on("exit", (code) => stopped(`${name} stopped (exit code ${code}${failure ? `: ${failure}` : ""})`));
 }

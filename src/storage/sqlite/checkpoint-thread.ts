@@ -1,6 +1,5 @@
-import { inspect } from "node:util";
 import type { Worker } from "node:worker_threads";
-import { closeWorker, startWorker } from "../../worker-file";
+import { closeWorker, startWorker, whenStopped } from "../../worker-file";
 import type { CheckpointThreadData, FromCheckpointThread, ToCheckpointThread } from "./checkpoint-protocol";
 
 /**
@@ -44,13 +43,10 @@ export class SqliteCheckpointThread {
       workerData,
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 32 },
     });
-    let failure = "";
     // Only sqlite-checkpoint-worker.ts posts here, so the messages are FromCheckpointThread by construction.
     worker.on("message", (message: FromCheckpointThread) => this.options.onProblem?.(`a SQLite checkpoint failed: ${message.message}`));
-    worker.on("error", (error: unknown) => (failure = error instanceof Error ? error.message : inspect(error)));
-    worker.on("exit", (code) => {
-      if (this.closing) return;
-      this.options.onProblem?.(`the SQLite checkpoint thread stopped (exit code ${code}${failure ? `: ${failure}` : ""})`);
+    whenStopped(worker, "the SQLite checkpoint thread", (reason) => {
+      if (!this.closing) this.options.onProblem?.(reason);
     });
     this.worker = worker;
   }

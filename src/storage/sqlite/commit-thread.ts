@@ -1,6 +1,5 @@
-import { inspect } from "node:util";
 import type { Worker } from "node:worker_threads";
-import { closeWorker, startWorker } from "../../worker-file";
+import { closeWorker, startWorker, whenStopped } from "../../worker-file";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { FALLBACK_CHECKPOINT_PAGES, SqliteCheckpointThread, type CheckpointThreadOptions } from "./checkpoint-thread";
 import type { CommitThreadData, FromCommitThread, ToCommitThread } from "./commit-protocol";
@@ -90,7 +89,6 @@ export class SqliteCommitThread implements IngestStore {
       // measured 4–9 % more requests/s for ≈ 3 MB more peak RSS (docs/performance.md).
       resourceLimits: { maxYoungGenerationSizeMb: 16 },
     });
-    let failure = "";
     // Only sqlite-commit-worker.ts posts here, so the messages are FromCommitThread by construction.
     worker.on("message", (message: FromCommitThread) => {
       const waiting = this.waiting.get(message.id);
@@ -98,12 +96,9 @@ export class SqliteCommitThread implements IngestStore {
       if (message.type === "done") waiting?.resolve(message.results);
       else waiting?.reject(new Error(message.message));
     });
-    // What reaches here is whatever the thread threw, not necessarily an Error.
-    worker.on("error", (error: unknown) => (failure = error instanceof Error ? error.message : inspect(error)));
-    worker.on("exit", (code) => {
+    whenStopped(worker, "the SQLite commit thread", (reason) => {
       if (this.worker === worker) this.worker = null;
-      const reason = `the SQLite commit thread stopped (exit code ${code}${failure ? `: ${failure}` : ""})`;
-      // Node delivers every message the thread posted before "exit": whatever is still waiting was not committed.
+      // Every message the thread posted has been delivered: whatever is still waiting was not committed.
       for (const waiting of this.waiting.values()) waiting.reject(new Error(reason));
       this.waiting.clear();
       if (this.closing) return;
