@@ -107,9 +107,29 @@ const makers: CaseMaker[] = [
   (rand) => plain("bad-json-types", `{"event_id":${pick(rand, ["1", "[]", "{}", "true", '"nope"'])}}\n{"type":"event"}\n${pick(rand, ['"string"', "[1,2]", "null", "1", '{"exception":"x","tags":7,"breadcrumbs":{"values":9},"user":[]}'])}`),
 ];
 
-/** A valid envelope with a fresh event id, compressed or not the way SDKs do. */
+/**
+ * The event with NUL in its tags, user, release, environment, transaction and message: valid JSON
+ * ("\u0000"), so it must be stored, though PostgreSQL's text cannot hold NUL.
+ */
+function withNulInText(body: Buffer): Buffer {
+  const [header, itemHeader, payload] = body.toString("utf8").split("\n");
+  const event = JSON.parse(payload!) as Record<string, unknown>;
+  Object.assign(event, {
+    tags: { ...(event.tags as object | undefined), "nul\u0000key": "nul\u0000value" },
+    user: { id: "nul\u0000user" },
+    release: "nul\u0000release",
+    environment: "nul\u0000environment",
+    transaction: "nul\u0000transaction",
+    message: "nul\u0000message",
+  });
+  return Buffer.from([header, itemHeader, JSON.stringify(event)].join("\n"));
+}
+
+/** A valid envelope with a fresh event id, compressed or not the way SDKs do, sometimes with NUL in its text. */
 export function validCase(rand: () => number, publicKey: string): FuzzCase {
-  const { body, eventId } = readdressedEnvelope(pick(rand, EVENT_FIXTURES), { publicKey });
+  const fixture = readdressedEnvelope(pick(rand, EVENT_FIXTURES), { publicKey });
+  const { eventId } = fixture;
+  const body = rand() < 0.25 ? withNulInText(fixture.body) : fixture.body;
   const encoding = pick(rand, ["", "", "gzip", "br"]);
   if (encoding === "gzip") return { kind: "valid", body: gzipSync(body), headers: { "Content-Encoding": "gzip" }, eventId };
   if (encoding === "br") return { kind: "valid", body: brotliCompressSync(body), headers: { "Content-Encoding": "br" }, eventId };

@@ -24,6 +24,7 @@ const postgres: EngineFactory = {
     await schemas.get(storage)!.drop();
     schemas.delete(storage);
   },
+  storedNul: "\uFFFD",
 };
 
 if (await postgresForTests("storage contract: postgres")) {

@@ -23,6 +23,7 @@ const sqlite = (commitThread: boolean): EngineFactory => ({
     rmSync(dirs.get(storage)!, { recursive: true, force: true });
     dirs.delete(storage);
   },
+  storedNul: "\u0000",
 });
 
 for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread", true]] as const) {

@@ -12,6 +12,8 @@ import type { IngestRecord, Project, Storage } from "../types";
 export interface EngineFactory {
   create(): Promise<Storage>;
   destroy(storage: Storage): Promise<void>;
+  /** What a NUL in text reads back as: itself on SQLite, U+FFFD on PostgreSQL, whose text cannot hold it. */
+  storedNul: string;
 }
 
 const HOUR = 3_600_000;
@@ -257,6 +259,25 @@ export function storageContract(engine: string, factory: EngineFactory): void {
         ] },
         { key: "level", totalValues: 1, topValues: [{ value: "error", count: 1, firstSeen: NOW, lastSeen: NOW }] },
       ]);
+    });
+
+    it("stores and counts an event whose tags hold NUL, beside a plain one in the same commit", async () => {
+      const g = grouping("nul");
+      const nul = factory.storedNul;
+      const [r, plain] = await storage.ingest.commit([
+        eventRecord(project, event(1, { tags: [["note", "a\u0000b"], ["release", "1.0\u0000"], ["x\u0000y", "v"]] }), g),
+        eventRecord(project, event(2, { tags: [["note", "a"]] }), g),
+      ]);
+      assert.deepEqual(plain, { kind: "event", issueId: (r as { issueId: string }).issueId, duplicate: false });
+      assert.deepEqual(await storage.issues.tagDistribution((r as { issueId: string }).issueId, 5), [
+        { key: "note", totalValues: 2, topValues: [
+          { value: "a", count: 1, firstSeen: NOW, lastSeen: NOW },
+          { value: `a${nul}b`, count: 1, firstSeen: NOW, lastSeen: NOW },
+        ] },
+        { key: "release", totalValues: 1, topValues: [{ value: `1.0${nul}`, count: 1, firstSeen: NOW, lastSeen: NOW }] },
+        { key: `x${nul}y`, totalValues: 1, topValues: [{ value: "v", count: 1, firstSeen: NOW, lastSeen: NOW }] },
+      ]);
+      assert.deepEqual(await storage.issues.facets(project.id), { releases: [`1.0${nul}`], environments: [] });
     });
 
     it("pages an issue's events newest first and finds neighbours, oldest and latest", async () => {

@@ -73,9 +73,25 @@ function unavailable(error: unknown): AppError {
 
 const RETRYABLE = new Set(["40P01", "40001"]);
 
+/** PostgreSQL's text cannot hold NUL (error 22021); SQLite's can. */
+const NUL = "\u0000";
+const REPLACEMENT_CHARACTER = "\uFFFD";
+const holdsNul = (value: unknown): value is string => typeof value === "string" && value.includes(NUL);
+const storable = <V>(value: V): V => (holdsNul(value) ? (value.replaceAll(NUL, REPLACEMENT_CHARACTER) as V) : value);
+
+/**
+ * NUL in any string parameter becomes U+FFFD, as undecodable bytes do: an SDK can send "\u0000" in
+ * a tag or a message, and one such value must not fail the whole batch it is committed in. Copies
+ * only the parameters that hold one.
+ */
+export function storableParams(params: readonly Param[]): readonly Param[] {
+  if (!params.some((value) => (Array.isArray(value) ? value.some(holdsNul) : holdsNul(value)))) return params;
+  return params.map((value) => (Array.isArray(value) ? value.map(storable) : storable(value)));
+}
+
 async function run<T extends Row>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly Param[]): Promise<T[]> {
   try {
-    const result = await client.query(sql, params as unknown[] | undefined);
+    const result = await client.query(sql, params && (storableParams(params) as unknown[]));
     return result.rows as T[];
   } catch (error) {
     throw isUnavailable(error) ? unavailable(error) : error;
