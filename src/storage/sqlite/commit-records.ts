@@ -18,7 +18,8 @@ export interface EventCommit {
   received: number;
   level: Level;
   release: string | null;
-  tags: [string, string][];
+  /** The event's tags as one string (encodeTags): structured clone copies one string far faster than a dozen pairs. */
+  tags: string;
   userKey: string | null;
   /** The stored form (src/processing/stored-event.ts). */
   payload: string;
@@ -57,7 +58,7 @@ export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
         received: Math.round(event.received * 1000),
         level: event.level,
         release: event.release ?? null,
-        tags: event.tags,
+        tags: encodeTags(event.tags),
         userKey: record.userKey,
         payload: record.payload,
         grouping: {
@@ -84,4 +85,25 @@ export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
     default:
       return record;
   }
+}
+
+/** Between the parts of an encoded tag list. At the start of one, it marks the JSON form. */
+const SEPARATOR = "\u0000";
+
+/**
+ * Keys and values joined by NUL. Tags that contain NUL themselves (the SDK's JSON can say \u0000)
+ * go as JSON behind a leading NUL, which a joined list never starts with: a tag key is never empty.
+ */
+export function encodeTags(tags: readonly (readonly [string, string])[]): string {
+  const parts = tags.flat();
+  return parts.some((part) => part.includes(SEPARATOR)) ? SEPARATOR + JSON.stringify(tags) : parts.join(SEPARATOR);
+}
+
+export function decodeTags(encoded: string): [string, string][] {
+  if (encoded === "") return [];
+  if (encoded.startsWith(SEPARATOR)) return JSON.parse(encoded.slice(1)) as [string, string][];
+  const parts = encoded.split(SEPARATOR);
+  const tags: [string, string][] = [];
+  for (let i = 0; i < parts.length; i += 2) tags.push([parts[i]!, parts[i + 1]!]);
+  return tags;
 }

@@ -1,7 +1,7 @@
 import { readSpanContainers } from "../span-containers";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import type { IngestRecordResult, IngestStore } from "../types";
-import { toCommitRecord, type CommitRecord, type EventCommit } from "./commit-records";
+import { decodeTags, toCommitRecord, type CommitRecord, type EventCommit } from "./commit-records";
 import type { Db } from "./db";
 import { sqliteTelemetryIngest } from "./telemetry-ingest";
 
@@ -104,7 +104,8 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
     }
     issueIds.set(issueKey, issueId);
     insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, record.payload);
-    deltas.add(issueId, { event: record, seenAt, title: grouping.title, culprit: grouping.culprit, userKey: record.userKey });
+    const event = { level: record.level, release: record.release, tags: decodeTags(record.tags) };
+    deltas.add(issueId, { event, seenAt, title: grouping.title, culprit: grouping.culprit, userKey: record.userKey });
     return { kind: "event", issueId: String(issueId), duplicate: false };
   }
 
