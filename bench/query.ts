@@ -15,6 +15,9 @@ import { parseArgs } from "node:util";
 import { parseEnvelope } from "../src/ingest/envelope";
 import { groupEvent } from "../src/processing/grouping";
 import { normalizeEvent, userKeyOf } from "../src/processing/normalize";
+import { SCOPES } from "../src/auth/scopes";
+import { CLI_ACTOR } from "../src/services/accounts/actor";
+import { createApiToken } from "../src/services/accounts/tokens";
 import { ensureDefaults } from "../src/services/projects/ensure-defaults";
 import { createSqliteStorage } from "../src/storage/sqlite";
 import type { IngestRecord } from "../src/storage/types";
@@ -61,10 +64,28 @@ async function seed(dataDir: string): Promise<void> {
   await storage.close();
 }
 
+const OWNER_EMAIL = "bench@example.com";
+
+/** The API needs a token: one for the owner the server was started with, written beside the running server (WAL). */
+async function ownerToken(dataDir: string): Promise<string> {
+  const storage = createSqliteStorage(dataDir);
+  try {
+    let owner = await storage.accounts.users.getByEmail(OWNER_EMAIL);
+    for (let wait = 0; !owner && wait < 50; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      owner = await storage.accounts.users.getByEmail(OWNER_EMAIL);
+    }
+    if (!owner) throw new Error(`the server did not create its owner ${OWNER_EMAIL}`);
+    return (await createApiToken(storage, CLI_ACTOR, owner, { name: "bench:query", scopes: [...SCOPES] })).token;
+  } finally {
+    await storage.close();
+  }
+}
+
 function startServer(dataDir: string): Promise<{ child: ChildProcess; dsn: URL }> {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", DATA_DIR: dataDir, NODE_ENV: "production" },
+    env: { ...process.env, PORT: "0", DATA_DIR: dataDir, NODE_ENV: "production", PERISCOPE_ADMIN_EMAIL: OWNER_EMAIL, PERISCOPE_ADMIN_PASSWORD: randomBytes(24).toString("hex") },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";
@@ -78,7 +99,7 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; dsn: URL }
   });
 }
 
-async function measureQueries(baseUrl: string, deadline: number): Promise<Record<string, number[]>> {
+async function measureQueries(baseUrl: string, token: string, deadline: number): Promise<Record<string, number[]>> {
   const queries: Record<string, string> = {
     "last seen": "/api/0/projects/default/default/issues/?query=is:unresolved&sort=date",
     "first seen": "/api/0/projects/default/default/issues/?query=is:unresolved&sort=new",
@@ -90,7 +111,7 @@ async function measureQueries(baseUrl: string, deadline: number): Promise<Record
   while (Date.now() < deadline) {
     for (const [name, url] of Object.entries(queries)) {
       const started = performance.now();
-      const response = await fetch(baseUrl + url);
+      const response = await fetch(baseUrl + url, { headers: { authorization: `Bearer ${token}` } });
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
       times[name]!.push(performance.now() - started);
@@ -115,7 +136,7 @@ try {
     seconds,
     rate: Number(args.rate),
   });
-  const times = await measureQueries(baseUrl, Date.now() + seconds * 1000);
+  const times = await measureQueries(baseUrl, await ownerToken(dataDir), Date.now() + seconds * 1000);
   const load = await ingest;
   console.table(
     Object.fromEntries(
