@@ -21,7 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { makeTemplate, percentile, runLoad, type LoadResult } from "./load";
+import { makeTemplate, percentile, runLoad, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -194,6 +194,21 @@ async function postgresTarget(): Promise<EngineTarget> {
   };
 }
 
+/**
+ * The bare node:http server's run, kept as its figures only: its latencies and a million accepted
+ * ids would otherwise stay live through the next runs, and V8 would mark them at every major GC on
+ * the cores the measured server uses.
+ */
+async function measureBaseline(templates: Template[], connections: number, seconds: number) {
+  const baseline = await startProcess(["--import", "tsx", "bench/baseline-server.ts"], {}, /listening on (\d+)/);
+  const url = `http://127.0.0.1:${baseline.match[1]}/api/1/envelope/`;
+  await warmUp({ url, templates, connections });
+  const result = await measureCpu(baseline.child.pid!, runLoad({ url, templates, connections, seconds }));
+  const rss = peakRssMb(baseline.child.pid!);
+  await stop(baseline.child);
+  return { row: row("bare node:http", result, rss, null, null), rate: result.sent / result.seconds };
+}
+
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
   try {
@@ -262,15 +277,10 @@ async function main() {
       `, ${templates.length} templates averaging ${Math.round(bytes / templates.length)} bytes`,
   );
 
-  const baseline = await startProcess(["--import", "tsx", "bench/baseline-server.ts"], {}, /listening on (\d+)/);
-  const baselineUrl = `http://127.0.0.1:${baseline.match[1]}/api/1/envelope/`;
-  await warmUp({ url: baselineUrl, templates, connections });
-  const baselineResult = await measureCpu(baseline.child.pid!, runLoad({ url: baselineUrl, templates, connections, seconds }));
-  const baselineRss = peakRssMb(baseline.child.pid!);
-  await stop(baseline.child);
-  const baselineRate = baselineResult.sent / baselineResult.seconds;
+  const baseline = await measureBaseline(templates, connections, seconds);
+  const baselineRate = baseline.rate;
 
-  const rows = [row("bare node:http", baselineResult, baselineRss, null, null)];
+  const rows = [baseline.row];
   const summaries: string[] = [];
   for (const [engine, mode] of selected.flatMap((engine) => modes.map((mode) => [engine, mode] as const))) {
     const name = modes.length > 1 ? `${engine}, ${mode}` : engine;
