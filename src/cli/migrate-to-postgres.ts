@@ -15,6 +15,7 @@ import { columnArrays, unnestInsert, type Column } from "../storage/postgres/bul
 import { openDatabase as openPostgres, redact, type PgDb } from "../storage/postgres/db";
 import { PartitionNeeds, type PartitionedTable } from "../storage/postgres/partitions";
 import { SQLITE_FILE_NAME } from "../storage/sqlite";
+import { unpackPayload } from "../storage/stored-payload";
 import { openDatabase as openSqlite } from "../storage/sqlite/db";
 
 const BATCH = 2_000;
@@ -27,6 +28,8 @@ interface TableCopy {
   partitionBy?: { table: PartitionedTable; column: string };
   /** Unpartitioned dedupe table filled from the same rows (PostgreSQL only). */
   claims?: "event_ids" | "transaction_ids";
+  /** A column SQLite may keep deflated (storage/stored-payload.ts); PostgreSQL gets its text. */
+  packed?: string;
 }
 
 /** Dependency order: rows that others name by id come first. Allow-list of table names. */
@@ -48,7 +51,7 @@ const TABLES: TableCopy[] = [
   { table: "issue_users", orderBy: "issue_id, user_key" },
   { table: "issue_hourly", orderBy: "issue_id, hour" },
   { table: "issue_tags", orderBy: "issue_id, key, value" },
-  { table: "events", orderBy: "project_id, event_id", partitionBy: { table: "events", column: "received" }, claims: "event_ids" },
+  { table: "events", orderBy: "project_id, event_id", partitionBy: { table: "events", column: "received" }, claims: "event_ids", packed: "payload" },
   { table: "transactions", orderBy: "project_id, event_id", partitionBy: { table: "transactions", column: "received" }, claims: "transaction_ids" },
   { table: "spans", orderBy: "project_id, trace_id, span_id", partitionBy: { table: "spans", column: "end_ts" } },
   { table: "session_states", orderBy: "project_id, sid" },
@@ -116,9 +119,10 @@ async function copyTable(sqlite: Database.Database, pg: PgDb, spec: TableCopy, p
       print(`  ${spec.table}: ${copied}/${total} (${total === 0 ? 100 : Math.floor((copied / total) * 100)}%)`);
     }
   };
-  for (const raw of select.iterate() as IterableIterator<Scalar[]>) {
+  const packedAt = spec.packed ? columns.findIndex(([name]) => name === spec.packed) : -1;
+  for (const raw of select.iterate() as IterableIterator<(Scalar | Buffer)[]>) {
     // SQLite keeps booleans as 0/1.
-    batch.push(raw.map((value, i) => (columns[i]![1] === "boolean" ? value === 1 : value)));
+    batch.push(raw.map((value, i) => (i === packedAt ? unpackPayload(value as string | Buffer) : columns[i]![1] === "boolean" ? value === 1 : (value as Scalar))));
     if (batch.length >= BATCH) await flush();
   }
   await flush();

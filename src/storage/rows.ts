@@ -4,6 +4,7 @@
  * reads 0/1 as boolean input) and read back from either 0/1 or true/false.
  */
 import { storedEventOf } from "../processing/stored-event";
+import { unpackPayload } from "./stored-payload";
 import type { Level } from "../processing/types";
 import type {
   Issue,
@@ -156,7 +157,8 @@ export interface EventRow {
   grouping_hash: string;
   timestamp: number;
   received: number;
-  payload: string;
+  /** Text, or on SQLite deflated when large (stored-payload.ts). */
+  payload: string | Uint8Array;
 }
 
 export const toEvent = (row: EventRow): StoredEvent => ({
@@ -166,7 +168,7 @@ export const toEvent = (row: EventRow): StoredEvent => ({
   groupingHash: row.grouping_hash,
   timestamp: row.timestamp,
   received: row.received,
-  payload: storedEventOf(row.payload),
+  payload: storedEventOf(unpackPayload(row.payload)),
 });
 
 export interface TransactionRow {

@@ -37,6 +37,8 @@ async function populate(dataDir: string): Promise<void> {
       assert.equal(response.status, 200, `${name}: ${await response.text()}`);
     };
     for (let i = 0; i < 3; i++) for (const name of ERRORS) await send(name, server.publicKey, server.projectId);
+    // 24 KB with 90 breadcrumbs: SQLite keeps it deflated, PostgreSQL must receive its text.
+    await send("bench/node-medium-error", server.publicKey, server.projectId);
     for (const name of TELEMETRY) await send(name, server.publicKey, server.projectId);
     const created = await server.api(`/api/0/teams/default/default/projects/`, {
       method: "POST",
@@ -145,7 +147,7 @@ if (await postgresForTests("migrate-to-postgres")) {
       const run = () => spawnSync(process.execPath, ["bin/periscope.js", "migrate-to-postgres", "--from", dataDir, "--to", schema.url], { cwd: root, encoding: "utf8" });
       const first = run();
       assert.equal(first.status, 0, first.stdout + first.stderr);
-      assert.match(first.stdout, /events: 13\/13 \(100%\)/);
+      assert.match(first.stdout, /events: 14\/14 \(100%\)/);
       assert.match(first.stdout, /Done: every row arrived/);
       assert.doesNotMatch(first.stdout, /MISMATCH/);
 
@@ -156,7 +158,7 @@ if (await postgresForTests("migrate-to-postgres")) {
         assert.equal(before.organizations.length, 1);
         assert.equal(before.projects.length, 3);
         assert.equal(before.issues.length >= 4, true);
-        assert.equal(before.events.flatMap((page) => page.items).length, 13);
+        assert.equal(before.events.flatMap((page) => page.items).length, 14);
         assert.ok(before.spans.items.length > 0 && before.sessions.length > 0 && before.outcomes.length > 0);
         const migrated = before.accounts.teams.findIndex((t) => t.slug === "migrated");
         assert.ok(migrated >= 0);

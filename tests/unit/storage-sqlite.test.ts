@@ -1,11 +1,16 @@
+import Database from "better-sqlite3";
+import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { describe, it } from "node:test";
+import { eventItem } from "../../src/items/event";
+import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { accountsContract } from "../../src/storage/contract/accounts-suite";
 import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
 import { retentionContract } from "../../src/storage/contract/retention-suite";
 import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
-import { createSqliteStorage } from "../../src/storage/sqlite";
+import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import type { Storage } from "../../src/storage/types";
 
 const dirs = new Map<Storage, string>();
@@ -32,3 +37,29 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
 }
+
+describe("sqlite: how an event's stored form is kept", () => {
+  it("deflates a large event into a BLOB and keeps a small one as text", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "periscope-sqlite-"));
+    const storage = createSqliteStorage(dir, { commitThread: false });
+    try {
+      const { project } = await ensureDefaults(storage);
+      const context = { projectId: project.id, envelopeHeaders: {}, receivedAt: Date.now(), clientIp: "198.51.100.4", userAgent: "curl/8.5.0" };
+      const crumbs = Array.from({ length: 100 }, (_, i) => ({ category: "http", message: `GET /api/items/${i}?page=${i}&sort=name&filter=active`, timestamp: Date.now() / 1000 }));
+      const process = (id: string, body: object) =>
+        eventItem(1_000_000).process({ headers: { type: "event" }, payload: Buffer.from(JSON.stringify({ event_id: id, ...body })) }, context).records;
+      const large = "a".repeat(32);
+      const small = "b".repeat(32);
+      await storage.ingest.commit([...process(large, { message: "large", breadcrumbs: crumbs }), ...process(small, { message: "small" })]);
+      const db = new Database(path.join(dir, SQLITE_FILE_NAME), { readonly: true });
+      const rows = db.prepare("SELECT event_id, typeof(payload) AS form, length(payload) AS size FROM events ORDER BY event_id").all() as { event_id: string; form: string; size: number }[];
+      db.close();
+      assert.deepEqual(rows.map(({ event_id, form }) => [event_id, form]), [[large, "blob"], [small, "text"]]);
+      assert.ok(rows[0]!.size < 2_000, `${rows[0]!.size} bytes stored`);
+      assert.deepEqual((await storage.events.get(project.id, large))?.payload.breadcrumbs?.length, 100);
+    } finally {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -156,6 +156,26 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       });
     });
 
+    it("stores a breadcrumb-heavy event (past the size SQLite deflates) and reads it back whole, by id and by issue", async () => {
+      const eventId = event(13).event_id;
+      const breadcrumbs = Array.from({ length: 100 }, (_, i) => ({
+        category: "http", type: "http", message: `GET https://shop.example/api/cart/${i}?step=${"é".repeat(i % 7)}`, timestamp: NOW / 1000 - 100 + i,
+      }));
+      const sdkJson = JSON.stringify({ message: "cart sync failed", timestamp: NOW / 1000, breadcrumbs });
+      assert.ok(sdkJson.length > 10_000, `${sdkJson.length} characters`);
+      const context = { projectId: project.id, envelopeHeaders: { event_id: eventId }, receivedAt: NOW, clientIp: "198.51.100.4", userAgent: "curl/8.5.0" };
+      const [record] = eventItem(1_000_000).process({ headers: { type: "event" }, payload: Buffer.from(sdkJson) }, context).records;
+      const [result] = await storage.ingest.commit([record!]);
+      const stored = await storage.events.get(project.id, eventId);
+      assert.equal(stored?.payload.breadcrumbs?.length, 100);
+      assert.deepEqual(stored?.payload.breadcrumbs?.[99], {
+        timestamp: NOW / 1000 - 1, type: "http", category: "http", message: `GET https://shop.example/api/cart/99?step=${"é".repeat(1)}`,
+      });
+      assert.deepEqual(stored?.payload.logentry, { message: "cart sync failed", formatted: "cart sync failed" });
+      const listed = await storage.events.listForIssue((result as { issueId: string }).issueId, 10);
+      assert.deepEqual(listed.items.map((e) => e.payload), [stored?.payload]);
+    });
+
     it("ignores a repeated event id (SDK retry) and reports it as a duplicate", async () => {
       const [first] = await storage.ingest.commit([eventRecord(project, event(7), grouping("a"))]);
       const [again] = await storage.ingest.commit([eventRecord(project, event(7), grouping("a"))]);

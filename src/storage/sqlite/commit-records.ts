@@ -6,6 +6,7 @@
  */
 import type { Level } from "../../processing/types";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
+import { packPayload } from "../stored-payload";
 import type { IngestRecord, ReadIngestRecord, SpanContainerRecord } from "../types";
 
 export interface EventCommit {
@@ -21,8 +22,8 @@ export interface EventCommit {
   /** The event's tags as one string (encodeTags): structured clone copies one string far faster than a dozen pairs. */
   tags: string;
   userKey: string | null;
-  /** The stored form (src/processing/stored-event.ts). */
-  payload: string;
+  /** The stored form (src/processing/stored-event.ts), deflated when large (../stored-payload.ts). */
+  payload: string | Uint8Array;
   grouping: {
     config: string;
     hash: string;
@@ -60,7 +61,7 @@ export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
         release: event.release ?? null,
         tags: encodeTags(event.tags),
         userKey: record.userKey,
-        payload: record.payload,
+        payload: packPayload(record.payload),
         grouping: {
           config: grouping.config,
           hash: grouping.hash,

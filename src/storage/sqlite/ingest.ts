@@ -76,7 +76,7 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
      ON CONFLICT (issue_id, key, value) DO UPDATE SET count = count + excluded.count,
        first_seen = MIN(first_seen, excluded.first_seen), last_seen = MAX(last_seen, excluded.last_seen)`,
   );
-  const insertEvent = db.prepare<[number, string, number, string, number, number, string]>(
+  const insertEvent = db.prepare<[number, string, number, string, number, number, string | Uint8Array]>(
     `INSERT INTO events (project_id, event_id, issue_id, grouping_hash, timestamp, received, payload)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
