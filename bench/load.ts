@@ -39,6 +39,9 @@ export function makeTemplate(envelope: Buffer): Template {
   return { parts: text.split(id).map((part) => Buffer.from(part, "latin1")), events: header.event_id ? 1 : 0 };
 }
 
+/** A fresh id per request, in hex characters: what event and trace ids are. */
+const ID_LENGTH = 32;
+
 /**
  * The chunks of one request: the head, then the template's parts with a fresh id between them. Sent
  * as they are (Connection.send), not concatenated: at ≈ 8 KB per request a copy per request kept V8
@@ -46,7 +49,7 @@ export function makeTemplate(envelope: Buffer): Template {
  */
 function render(template: Template, head: Buffer): { chunks: Buffer[]; eventId: string | null } {
   if (template.parts.length === 1) return { chunks: [head, template.parts[0]!], eventId: null };
-  const eventId = randomBytes(16).toString("hex");
+  const eventId = randomBytes(ID_LENGTH / 2).toString("hex");
   const id = Buffer.from(eventId, "latin1");
   const chunks: Buffer[] = [head];
   for (let index = 0; index < template.parts.length; index++) {
@@ -56,9 +59,9 @@ function render(template: Template, head: Buffer): { chunks: Buffer[]; eventId: 
   return { chunks, eventId: template.events === 0 ? null : eventId };
 }
 
-/** Bytes of a rendered request body: every id is 32 hex characters. */
+/** Bytes of a rendered request body: every id is ID_LENGTH hex characters. */
 const bodyLength = (template: Template) =>
-  template.parts.reduce((sum, part) => sum + part.length, 0) + (template.parts.length - 1) * 32;
+  template.parts.reduce((sum, part) => sum + part.length, 0) + (template.parts.length - 1) * ID_LENGTH;
 
 /** One keep-alive connection that sends a request and resolves with the status of its answer. */
 class Connection {

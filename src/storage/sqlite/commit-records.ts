@@ -96,8 +96,14 @@ const SEPARATOR = "\u0000";
  * go as JSON behind a leading NUL, which a joined list never starts with: a tag key is never empty.
  */
 export function encodeTags(tags: readonly (readonly [string, string])[]): string {
-  const parts = tags.flat();
-  return parts.some((part) => part.includes(SEPARATOR)) ? SEPARATOR + JSON.stringify(tags) : parts.join(SEPARATOR);
+  // One pass, no flattened copy: this runs for every event on the ingest thread.
+  let joined = "";
+  for (let i = 0; i < tags.length; i++) {
+    const [key, value] = tags[i]!;
+    if (key.includes(SEPARATOR) || value.includes(SEPARATOR)) return SEPARATOR + JSON.stringify(tags);
+    joined += i === 0 ? `${key}${SEPARATOR}${value}` : `${SEPARATOR}${key}${SEPARATOR}${value}`;
+  }
+  return joined;
 }
 
 export function decodeTags(encoded: string): [string, string][] {
