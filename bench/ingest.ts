@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main,worker --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main,worker --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR --keep-data]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
@@ -37,6 +37,7 @@ const { values: args } = parseArgs({
     issues: { type: "string", default: "2000" },
     idle: { type: "string", default: "10" },
     "cpu-prof": { type: "string" },
+    "keep-data": { type: "boolean", default: false },
   },
 });
 const DATABASE_URL =
@@ -160,6 +161,8 @@ async function sqliteTarget(): Promise<EngineTarget> {
       return { stored, issues, missing };
     },
     async cleanup() {
+      // --keep-data: leave the SQLite file for inspection (which tables and indexes the run grew).
+      if (args["keep-data"]) return console.log(`bench: SQLite data kept in ${dataDir}`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
