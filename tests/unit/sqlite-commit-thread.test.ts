@@ -7,7 +7,7 @@
  * the database file.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, it } from "node:test";
@@ -288,6 +288,37 @@ it("names why a checkpoint thread that cannot open the database stopped", async 
   });
   await reported;
   assert.deepEqual(problems, [`the SQLite checkpoint thread stopped (exit code 1: cannot open ${dir}: unable to open database file (SQLITE_CANTOPEN))`]);
+});
+
+/** A thread's niceness: field 19 of its /proc stat line. The command name before it is in parentheses and may hold spaces. */
+const nicenessOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19 - 3]);
+
+/** The niceness of each thread of this process. */
+function threadNiceness(): number[] {
+  return readdirSync("/proc/self/task").flatMap((tid) => {
+    try {
+      return [nicenessOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8"))];
+    } catch {
+      return []; // a thread that ended while we listed them
+    }
+  });
+}
+
+it("runs the checkpoint thread alone at the lowest priority, and no thread so after it stopped", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
+  const own = nicenessOf(readFileSync("/proc/thread-self/stat", "utf8"));
+  const thread = new SqliteCheckpointThread(path.join(dir, SQLITE_FILE_NAME), { intervalMs: 10 });
+  thread.start();
+  try {
+    let lowest: number[] = [];
+    for (let waited = 0; waited < 5_000 && lowest.length === 0; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      lowest = threadNiceness().filter((nice) => nice !== own);
+    }
+    assert.deepEqual(lowest, [19]);
+  } finally {
+    await thread.close();
+  }
+  assert.deepEqual(threadNiceness().filter((nice) => nice !== own), []);
 });
 
 it("leaves checkpoints below 4,000 pages to the checkpoint thread on the main connection too, so a UI write never copies the WAL", async () => {

@@ -3,6 +3,7 @@
  * file on a connection of its own, so the commit thread never stops to do it. PASSIVE never waits
  * for the writer or for readers; it copies what it can and the next round copies the rest.
  */
+import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import type { CheckpointThreadData, FromCheckpointThread, ToCheckpointThread } from "./checkpoint-protocol";
 import { openConnection, openInThread } from "./db";
@@ -11,6 +12,7 @@ if (!parentPort) throw new Error("sqlite-checkpoint-worker.ts runs only as a wor
 const port = parentPort;
 const { file, intervalMs } = workerData as CheckpointThreadData;
 const db = openInThread(file, openConnection);
+lowerPriority();
 /**
  * While nothing is committed the pause doubles up to this: an idle server is not woken 50 times a
  * second, and a burst after a quiet spell waits at most this long for its first checkpoint.
@@ -37,6 +39,22 @@ function checkpoint(): void {
     lastReported = message;
   }
   timer = setTimeout(checkpoint, pause);
+}
+
+/**
+ * This thread at the lowest priority (nice 19; setpriority on Linux applies to the calling thread
+ * alone): copying frames can wait, a commit cannot. At capacity it otherwise took the CPU from the
+ * commit thread and the ingest thread (200–300 preemptions a second) while the machine stood ≈ 19 %
+ * idle between commits, time it now runs in instead. Starved on a machine with no idle time, it
+ * leaves the WAL to the commit connection's own checkpoints (FALLBACK_CHECKPOINT_PAGES), as when
+ * it is gone. Where the system refuses, it stays as it was: only speed depends on it.
+ */
+function lowerPriority(): void {
+  try {
+    setPriority(constants.priority.PRIORITY_LOW);
+  } catch {
+    // Raising one's own niceness is allowed everywhere on Linux; elsewhere it is only speed.
+  }
 }
 
 // Only SqliteCheckpointThread posts here, so the messages are ToCheckpointThread by construction.
