@@ -32,7 +32,8 @@ const schema = z.object({
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
   INGEST_WORKER: z.enum(["true", "false", "1", "0"]).default("false"),
   SQLITE_COMMIT_THREAD: z.enum(["true", "false", "1", "0"]).default("true"),
-  SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(20),
+  // 2 ms: the checkpoint thread runs at the lowest priority, so short rounds fill the idle time between commits (adr/0006).
+  SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(2),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SELF_MONITORING: z.enum(["local", "off", "upstream"]).default("local"),
   SELF_MONITORING_DSN: z

@@ -17,7 +17,7 @@ const ingestOf = (env: Record<string, string>) => {
 };
 
 it("on SQLite commits on the commit thread and flushes on the next turn unless told otherwise", () => {
-  const expected = { ingestWorker: false, sqliteCommitThread: true, sqliteCheckpointIntervalMs: 20, writer: { flushMs: 0, maxPending: 20000 } };
+  const expected = { ingestWorker: false, sqliteCommitThread: true, sqliteCheckpointIntervalMs: 2, writer: { flushMs: 0, maxPending: 20000 } };
   assert.deepEqual(ingestOf({}), expected);
   assert.deepEqual(ingestOf({ INGEST_WORKER: "false", SQLITE_COMMIT_THREAD: "true" }), expected);
 });
