@@ -304,8 +304,9 @@ function threadNiceness(): number[] {
   });
 }
 
-it("runs the checkpoint thread alone at the lowest priority, and no thread so after it stopped", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
+it("runs the checkpoint thread alone at the lowest priority, and no thread so after it stopped", { skip: process.platform !== "linux" && "reads /proc" }, async (t) => {
   const own = nicenessOf(readFileSync("/proc/thread-self/stat", "utf8"));
+  if (own === 19) return t.skip("this process already runs at the lowest priority");
   const thread = new SqliteCheckpointThread(path.join(dir, SQLITE_FILE_NAME), { intervalMs: 10 });
   thread.start();
   try {

@@ -14,7 +14,7 @@ const { file, intervalMs } = workerData as CheckpointThreadData;
 const db = openInThread(file, openConnection);
 lowerPriority();
 /**
- * While nothing is committed the pause doubles up to this: an idle server is not woken 50 times a
+ * While nothing is committed the pause doubles up to this: an idle server is not woken 500 times a
  * second, and a burst after a quiet spell waits at most this long for its first checkpoint.
  */
 const IDLE_INTERVAL_MS = 250;
@@ -44,7 +44,7 @@ function checkpoint(): void {
 /**
  * This thread at the lowest priority (nice 19; setpriority on Linux applies to the calling thread
  * alone): copying frames can wait, a commit cannot. At capacity it otherwise took the CPU from the
- * commit thread and the ingest thread (200–300 preemptions a second) while the machine stood ≈ 19 %
+ * commit thread and the ingest thread (≈ 110 preemptions a second) while the machine stood ≈ 19 %
  * idle between commits, time it now runs in instead. Starved on a machine with no idle time, it
  * leaves the WAL to the commit connection's own checkpoints (FALLBACK_CHECKPOINT_PAGES), as when
  * it is gone. Where the system refuses, it stays as it was: only speed depends on it.
