@@ -46,11 +46,11 @@ describe("sqlite: how an event's stored form is kept", () => {
       const { project } = await ensureDefaults(storage);
       const context = { projectId: project.id, envelopeHeaders: {}, receivedAt: Date.now(), clientIp: "198.51.100.4", userAgent: "curl/8.5.0" };
       const crumbs = Array.from({ length: 100 }, (_, i) => ({ category: "http", message: `GET /api/items/${i}?page=${i}&sort=name&filter=active`, timestamp: Date.now() / 1000 }));
-      const process = (id: string, body: object) =>
+      const recordsOf = (id: string, body: object) =>
         eventItem(1_000_000).process({ headers: { type: "event" }, payload: Buffer.from(JSON.stringify({ event_id: id, ...body })) }, context).records;
       const large = "a".repeat(32);
       const small = "b".repeat(32);
-      await storage.ingest.commit([...process(large, { message: "large", breadcrumbs: crumbs }), ...process(small, { message: "small" })]);
+      await storage.ingest.commit([...recordsOf(large, { message: "large", breadcrumbs: crumbs }), ...recordsOf(small, { message: "small" })]);
       const db = new Database(path.join(dir, SQLITE_FILE_NAME), { readonly: true });
       const rows = db.prepare("SELECT event_id, typeof(payload) AS form, length(payload) AS size FROM events ORDER BY event_id").all() as { event_id: string; form: string; size: number }[];
       db.close();
