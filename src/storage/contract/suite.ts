@@ -183,6 +183,14 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       assert.equal((await storage.issues.getById((first as { issueId: string }).issueId))!.count, 1);
     });
 
+    it("answers a repeated event id that now groups elsewhere with its stored issue, and creates no issue for it", async () => {
+      const [first] = await storage.ingest.commit([eventRecord(project, event(9), grouping("a"))]);
+      const [again] = await storage.ingest.commit([eventRecord(project, event(9), grouping("elsewhere", "not created"))]);
+      assert.deepEqual(again, { ...first, duplicate: true });
+      const titles = (await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 10, now: NOW })).items.map((issue) => issue.title);
+      assert.deepEqual(titles, ["TypeError: x is undefined"]);
+    });
+
     it("counts a repeated event id within one batch once", async () => {
       const results = await storage.ingest.commit([eventRecord(project, event(8), grouping("a")), eventRecord(project, event(8), grouping("a"))]);
       assert.deepEqual(results.map((r) => (r as { duplicate: boolean }).duplicate), [false, true]);

@@ -78,7 +78,7 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
   );
   const insertEvent = db.prepare<[number, string, number, string, number, number, string | Uint8Array]>(
     `INSERT INTO events (project_id, event_id, issue_id, grouping_hash, timestamp, received, payload)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING`,
   );
   const bumpOutcome = db.prepare<[number, number, string, string, string, number]>(
     `INSERT INTO outcomes (project_id, hour, outcome, category, reason, quantity) VALUES (?, ?, ?, ?, ?, ?)
@@ -88,14 +88,19 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
   /** Issue ids found or created in this transaction, by project, config and hash: a batch often repeats an issue. */
   type IssueIds = Map<string, number>;
 
+  const duplicateOf = (projectId: number, eventId: string): IngestRecordResult | null => {
+    const existing = existingEvent.get(projectId, eventId);
+    return existing ? { kind: "event", issueId: String(existing.issue_id), duplicate: true } : null;
+  };
+
   function writeEvent(record: EventCommit, deltas: IssueDeltas, issueIds: IssueIds): IngestRecordResult {
     const { projectId, grouping, seenAt } = record;
-    const duplicate = existingEvent.get(projectId, record.eventId);
-    if (duplicate) return { kind: "event", issueId: String(duplicate.issue_id), duplicate: true };
-
     const issueKey = `${projectId}\u0000${grouping.config}\u0000${grouping.hash}`;
     let issueId = issueIds.get(issueKey) ?? findIssue.get(projectId, grouping.config, grouping.hash)?.id;
     if (issueId === undefined) {
+      // Checked before the issue is created, so an SDK retry never leaves an issue without events.
+      const duplicate = duplicateOf(projectId, record.eventId);
+      if (duplicate) return duplicate;
       const seq = nextSeq.get(projectId)?.last_issue_seq ?? 0;
       issueId = insertIssue.get(
         projectId, grouping.config, grouping.hash, grouping.strategy, seq, grouping.title, grouping.culprit,
@@ -103,7 +108,10 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
       )!.id;
     }
     issueIds.set(issueKey, issueId);
-    insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, record.payload);
+    // Inserted first and looked up only when it was there already: one B-tree descent per event, not two.
+    if (insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, record.payload).changes === 0) {
+      return duplicateOf(projectId, record.eventId)!;
+    }
     const event = { level: record.level, release: record.release, tags: decodeTags(record.tags) };
     deltas.add(issueId, { event, seenAt, title: grouping.title, culprit: grouping.culprit, userKey: record.userKey });
     return { kind: "event", issueId: String(issueId), duplicate: false };
