@@ -69,10 +69,12 @@ function processContainer(payload: unknown, itemCount: unknown, context: SpanCon
   const spans = items.map((item) => spanDataOfV2(item, shift, sdkName));
   // Children name their segment as it was when they ended; its final name is on the segment itself.
   const segmentNames = new Map(spans.flatMap((span) => (span?.isSegment ? [[span.spanId, span.segmentName] as const] : [])));
-  return spanResult(context, spans.map((span) => {
+  for (const span of spans) {
     const segmentName = span?.segmentId ? segmentNames.get(span.segmentId) : undefined;
-    return span && segmentName !== undefined ? { ...span, segmentName } : span;
-  }));
+    // Each span object was made just above for this container alone.
+    if (span && segmentName !== undefined) span.segmentName = segmentName;
+  }
+  return spanResult(context, spans);
 }
 
 /**

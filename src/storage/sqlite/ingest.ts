@@ -3,6 +3,7 @@ import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import type { IngestRecordResult, IngestStore } from "../types";
 import { decodeTags, toCommitRecord, type CommitRecord, type EventCommit } from "./commit-records";
 import type { Db } from "./db";
+import { tagUpserts } from "./tag-upserts";
 import { sqliteTelemetryIngest } from "./telemetry-ingest";
 
 /** The write path in this thread, on this connection. */
@@ -71,11 +72,7 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
     `INSERT INTO issue_hourly (issue_id, hour, count) VALUES (?, ?, ?)
      ON CONFLICT (issue_id, hour) DO UPDATE SET count = count + excluded.count`,
   );
-  const bumpTag = db.prepare<[number, string, string, number, number, number]>(
-    `INSERT INTO issue_tags (issue_id, key, value, count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (issue_id, key, value) DO UPDATE SET count = count + excluded.count,
-       first_seen = MIN(first_seen, excluded.first_seen), last_seen = MAX(last_seen, excluded.last_seen)`,
-  );
+  const bumpTags = tagUpserts(db);
   const insertEvent = db.prepare<[number, string, number, string, number, number, string | Uint8Array]>(
     `INSERT INTO events (project_id, event_id, issue_id, grouping_hash, timestamp, received, payload)
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING`,
@@ -126,7 +123,7 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
       firstRelease: delta.firstRelease, lastRelease: delta.lastRelease,
     });
     for (const [hour, count] of delta.hours) bumpHour.run(delta.issueId, hour, count);
-    for (const tag of delta.tags.values()) bumpTag.run(delta.issueId, tag.key, tag.value, tag.count, tag.firstSeen, tag.lastSeen);
+    bumpTags(delta.issueId, delta.tags.values());
   }
 
   const telemetry = sqliteTelemetryIngest(db);
