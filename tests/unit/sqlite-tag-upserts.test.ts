@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, it } from "node:test";
 import { openDatabase } from "../../src/storage/sqlite/db";
-import { TAG_ROWS_PER_STATEMENT, tagUpserts, type TagCount } from "../../src/storage/sqlite/tag-upserts";
+import type { TagDelta } from "../../src/storage/issue-deltas";
+import { TAG_ROWS_PER_STATEMENT, tagUpserts } from "../../src/storage/sqlite/tag-upserts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "periscope-tag-upserts-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,7 +21,7 @@ const bump = tagUpserts(db);
 type Row = { issue_id: number; key: string; value: string; count: number; first_seen: number; last_seen: number };
 const rowsOf = (issueId: number) =>
   db.prepare<[number], Row>("SELECT * FROM issue_tags WHERE issue_id = ? ORDER BY key, value").all(issueId);
-const tag = (key: string, value: string, count: number, firstSeen: number, lastSeen: number): TagCount => ({ key, value, count, firstSeen, lastSeen });
+const tag = (key: string, value: string, count: number, firstSeen: number, lastSeen: number): TagDelta => ({ key, value, count, firstSeen, lastSeen });
 
 it("inserts new tags and adds to existing ones, widening first and last seen", () => {
   bump(1, [tag("level", "error", 2, 100, 200), tag("os", "Linux", 1, 150, 150)]);
