@@ -23,16 +23,16 @@ export function jsonObjectOfText(text: string): JsonObject | undefined {
   }
 }
 
-const LOWER_HEX_16 = /^[0-9a-f]{16}$/;
-const LOWER_HEX_32 = /^[0-9a-f]{32}$/;
+const LOWER_HEX = { 16: /^[0-9a-f]{16}$/, 32: /^[0-9a-f]{32}$/ } as const;
 
 /** Lower-case hex id of `length` digits; UUIDs may carry dashes (trace ids, session ids). */
 export function hexIdOf(value: unknown, length: 16 | 32): string | undefined {
   if (typeof value !== "string") return undefined;
-  // SDKs send ids in this form; one regular expression then, instead of four string copies.
-  if (value.length === length && (length === 16 ? LOWER_HEX_16 : LOWER_HEX_32).test(value)) return value;
+  const form = LOWER_HEX[length];
+  // SDKs send ids in this form: one test then, instead of four string copies first.
+  if (form.test(value)) return value;
   const id = value.trim().toLowerCase().replaceAll("-", "");
-  return id.length === length && /^[0-9a-f]+$/.test(id) ? id : undefined;
+  return form.test(id) ? id : undefined;
 }
 
 /** A non-empty trimmed string, or undefined. */
