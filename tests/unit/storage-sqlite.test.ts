@@ -39,9 +39,10 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
 }
 
 describe("sqlite: how an event's stored form is kept", () => {
-  it("deflates a large event into a BLOB and keeps a small one as text", async () => {
+  // The commit deflates: on the commit thread when there is one, else on the thread that processed the event.
+  for (const commitThread of [false, true]) it(`deflates a large event into a BLOB and keeps a small one as text (commit thread: ${commitThread})`, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "periscope-sqlite-"));
-    const storage = createSqliteStorage(dir, { commitThread: false });
+    const storage = createSqliteStorage(dir, { commitThread });
     try {
       const { project } = await ensureDefaults(storage);
       const context = { projectId: project.id, envelopeHeaders: {}, receivedAt: Date.now(), clientIp: "198.51.100.4", userAgent: "curl/8.5.0" };

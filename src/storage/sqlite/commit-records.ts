@@ -6,7 +6,6 @@
  */
 import type { Level } from "../../processing/types";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
-import { packPayload } from "../stored-payload";
 import type { IngestRecord, ReadIngestRecord, SpanContainerRecord } from "../types";
 
 export interface EventCommit {
@@ -22,8 +21,11 @@ export interface EventCommit {
   /** The event's tags as one string (encodeTags): structured clone copies one string far faster than a dozen pairs. */
   tags: string;
   userKey: string | null;
-  /** The stored form (src/processing/stored-event.ts), deflated when large (../stored-payload.ts). */
-  payload: string | Uint8Array;
+  /**
+   * The stored form (src/processing/stored-event.ts) as text: the commit deflates it when large
+   * (../stored-payload.ts), on the commit thread, which has more idle time than the thread that processed it.
+   */
+  payload: string;
   grouping: {
     config: string;
     hash: string;
@@ -61,7 +63,7 @@ export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
         release: event.release ?? null,
         tags: encodeTags(event.tags),
         userKey: record.userKey,
-        payload: packPayload(record.payload),
+        payload: record.payload,
         grouping: {
           config: grouping.config,
           hash: grouping.hash,

@@ -5,6 +5,7 @@ import { decodeTags, toCommitRecord, type CommitRecord, type EventCommit } from 
 import type { Db } from "./db";
 import { tagUpserts } from "./tag-upserts";
 import { sqliteTelemetryIngest } from "./telemetry-ingest";
+import { packPayload } from "../stored-payload";
 
 /** The write path in this thread, on this connection. */
 export function sqliteIngest(db: Db): IngestStore {
@@ -106,7 +107,7 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
     }
     issueIds.set(issueKey, issueId);
     // Inserted first and looked up only when it was there already: one B-tree descent per event, not two.
-    if (insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, record.payload).changes === 0) {
+    if (insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, packPayload(record.payload)).changes === 0) {
       return duplicateOf(projectId, record.eventId)!;
     }
     const event = { level: record.level, release: record.release, tags: decodeTags(record.tags) };
