@@ -22,8 +22,8 @@ export interface EventCommit {
   tags: string;
   userKey: string | null;
   /**
-   * The stored form (src/processing/stored-event.ts) as text: the commit deflates it when large
-   * (../stored-payload.ts), on the commit thread, which has more idle time than the thread that processed it.
+   * The stored form (src/processing/stored-event.ts) as text. The commit deflates it when large
+   * (../stored-payload.ts): with the commit thread, that thread is the less busy of the two at capacity.
    */
   payload: string;
   grouping: {

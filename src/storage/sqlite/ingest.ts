@@ -1,11 +1,11 @@
 import { readSpanContainers } from "../span-containers";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
+import { packPayload } from "../stored-payload";
 import type { IngestRecordResult, IngestStore } from "../types";
 import { decodeTags, toCommitRecord, type CommitRecord, type EventCommit } from "./commit-records";
 import type { Db } from "./db";
 import { tagUpserts } from "./tag-upserts";
 import { sqliteTelemetryIngest } from "./telemetry-ingest";
-import { packPayload } from "../stored-payload";
 
 /** The write path in this thread, on this connection. */
 export function sqliteIngest(db: Db): IngestStore {
