@@ -10,6 +10,8 @@
  * seconds after it is ready, before any load. `--ingest` picks where the pipeline runs, one row per
  * entry: SQLite commits on their own thread (commit-thread, the default, as `npm start` runs it),
  * everything on the main thread (main), or on the ingest worker thread (worker).
+ * After each Periscope row it prints each server thread's busy share of one core over the run (on
+ * Linux, by the names the server gives its threads: src/thread-name.ts), to show which stage is the limit.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -17,12 +19,15 @@ import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { makeTemplate, percentile, runLoad, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
+import { INGEST_THREAD_NAME } from "../src/ingest/worker-protocol";
+import { CHECKPOINT_THREAD_NAME } from "../src/storage/sqlite/checkpoint-protocol";
+import { COMMIT_THREAD_NAME } from "../src/storage/sqlite/commit-protocol";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -68,12 +73,34 @@ function statusMb(pid: number, field: "VmHWM" | "VmRSS"): number {
 
 const peakRssMb = (pid: number) => statusMb(pid, "VmHWM");
 
-/** CPU seconds (user + system, all threads) a process has used so far, from /proc (clock ticks of 10 ms). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** User + system CPU seconds of a /proc stat line (clock ticks of 10 ms). */
+function statCpuSeconds(stat: string): number {
   // The command name in parentheses may contain spaces; the fields after it are fixed.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+const cpuSeconds = (pid: number): number => statCpuSeconds(readFileSync(`/proc/${pid}/stat`, "utf8"));
+
+/** Threads the server names itself (src/thread-name.ts); the rest are V8's and libuv's helpers. */
+const NAMED_THREADS = new Set([COMMIT_THREAD_NAME, CHECKPOINT_THREAD_NAME, INGEST_THREAD_NAME]);
+
+/** CPU seconds so far per thread of a process: "main", each named thread, and "other" for the rest together. */
+function threadCpuSeconds(pid: number): Map<string, number> {
+  const seconds = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // a thread that ended while we listed them
+    }
+    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const name = Number(tid) === pid ? "main" : NAMED_THREADS.has(comm) ? comm : "other";
+    seconds.set(name, (seconds.get(name) ?? 0) + statCpuSeconds(stat));
+  }
+  return seconds;
 }
 
 /** Idle and total clock ticks of the whole machine so far (first line of /proc/stat: idle + iowait). */
@@ -89,12 +116,22 @@ interface CpuFigures {
   loadCpuUsPerRequest: number;
   /** Share of both cores nobody used: near 0 means the machine, not one thread, is the limit. */
   machineIdlePercent: number;
+  /** Each server thread's busy share of one core over the run ("main", named threads, "other"): which stage is the limit. */
+  threadCpuPercent: Map<string, number>;
 }
 
 /** CPU figures of the measured run. */
 async function measureCpu<T extends LoadResult>(pid: number, run: Promise<T>): Promise<T & CpuFigures> {
-  const before = { server: cpuSeconds(pid), load: process.cpuUsage(), machine: machineTicks() };
+  const before = { server: cpuSeconds(pid), threads: threadCpuSeconds(pid), load: process.cpuUsage(), machine: machineTicks(), at: performance.now() };
   const result = await run;
+  const wallSeconds = (performance.now() - before.at) / 1000;
+  // main first, the helpers ("other") last.
+  const order = (name: string) => (name === "main" ? 0 : name === "other" ? 2 : 1);
+  const threadCpuPercent = new Map(
+    [...threadCpuSeconds(pid)]
+      .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
+      .map(([name, seconds]) => [name, (100 * (seconds - (before.threads.get(name) ?? 0))) / wallSeconds] as const),
+  );
   const load = process.cpuUsage(before.load);
   const machine = machineTicks();
   const requests = Math.max(1, result.sent);
@@ -103,6 +140,7 @@ async function measureCpu<T extends LoadResult>(pid: number, run: Promise<T>): P
     cpuUsPerRequest: ((cpuSeconds(pid) - before.server) * 1e6) / requests,
     loadCpuUsPerRequest: (load.user + load.system) / requests,
     machineIdlePercent: (100 * (machine.idle - before.machine.idle)) / Math.max(1, machine.total - before.machine.total),
+    threadCpuPercent,
   };
 }
 
@@ -315,6 +353,7 @@ async function main() {
       const eventRatio = (result.acceptedIds.length - missing) / result.seconds / baselineRate;
       summaries.push(
         `${name}: ratio acknowledged requests/s ÷ bare node:http req/s ${requestRatio.toFixed(3)}, durable events/s ÷ bare req/s ${eventRatio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
+        `${name}: server CPU by thread, % of one core: ${[...result.threadCpuPercent].map(([thread, percent]) => `${thread} ${Math.round(percent)}`).join(", ")}`,
       );
       if (missing > 0) process.exitCode = 1;
     } finally {

@@ -9,12 +9,14 @@ import { createItemRegistry } from "../items";
 import { createLogger } from "../logger";
 import { createIngestStorage } from "../storage";
 import type { IngestStorage } from "../storage/types";
+import { nameThisThread } from "../thread-name";
 import { inProcessSink } from "./sink";
-import { fromWire, toWireError, type FromWorker, type ToWorker } from "./worker-protocol";
+import { fromWire, INGEST_THREAD_NAME, toWireError, type FromWorker, type ToWorker } from "./worker-protocol";
 import { GroupCommitWriter } from "./writer";
 
 if (!parentPort) throw new Error("ingest-worker.ts runs only as a worker thread (see src/ingest/worker-sink.ts)");
 const port = parentPort;
+nameThisThread(INGEST_THREAD_NAME);
 const config = workerData as Config;
 const logger = createLogger(config.logLevel);
 const post = (message: FromWorker) => port.postMessage(message);

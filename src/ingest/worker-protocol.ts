@@ -9,6 +9,9 @@ import type { ItemContext } from "../items/types";
 import type { EnvelopeItem, ItemHeaders } from "./envelope";
 import type { IngestJob } from "./sink";
 
+/** The ingest worker thread's name in /proc (src/thread-name.ts). */
+export const INGEST_THREAD_NAME = "ingest";
+
 /** An IngestJob whose payloads are ranges of one transferred buffer. */
 export interface WireJob {
   kind: IngestJob["kind"];

@@ -22,6 +22,7 @@ import { SqliteCheckpointThread } from "../../src/storage/sqlite/checkpoint-thre
 import { SqliteCommitThread } from "../../src/storage/sqlite/commit-thread";
 import type { IngestRecord, SpanContainerRecord, Storage } from "../../src/storage/types";
 import { FIXTURE_KEY, readdressedEnvelope } from "../helpers/fixtures";
+import { threadNames } from "../helpers/thread-names";
 
 const registry = createItemRegistry({ maxEventBytes: 1 << 20 });
 let dir: string;
@@ -355,5 +356,28 @@ it("leaves checkpoints below 4,000 pages to the checkpoint thread on the main co
   } finally {
     await withThreads.close();
     rmSync(own, { recursive: true, force: true });
+  }
+});
+
+/** The names of this process's threads other than the main one, sorted. */
+const workerThreadNames = () => [...threadNames()].filter(([tid]) => tid !== process.pid).map(([, name]) => name).sort();
+
+it("names the commit and checkpoint threads in /proc, and leaves every other thread's name alone", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
+  const mainName = () => threadNames().get(process.pid);
+  const before = { main: mainName(), workers: workerThreadNames() };
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { checkpoints: { intervalMs: 10 } });
+  try {
+    // The threads start with the first commit; a commit answered means the commit thread ran its start.
+    await thread.commit(errorRecords().records);
+    let named: string[] = [];
+    for (let waited = 0; waited < 5_000 && named.length < 2; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      named = workerThreadNames().filter((name) => name.startsWith("sqlite-"));
+    }
+    assert.deepEqual(named, ["sqlite-checkpt", "sqlite-commit"]);
+    assert.equal(mainName(), before.main);
+    assert.deepEqual(before.workers.filter((name) => name.startsWith("sqlite-")), []);
+  } finally {
+    await thread.close();
   }
 });

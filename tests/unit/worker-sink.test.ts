@@ -23,6 +23,7 @@ import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { createSqliteStorage } from "../../src/storage/sqlite";
 import type { Storage } from "../../src/storage/types";
 import { FIXTURE_KEY, readdressedEnvelope } from "../helpers/fixtures";
+import { threadNames } from "../helpers/thread-names";
 
 const RECEIVED_AT = Date.parse("2026-11-23T12:00:00Z");
 
@@ -119,6 +120,10 @@ describe("WorkerSink", () => {
       await local.close();
       await tearDown(other);
     }
+  });
+
+  it("names its thread in /proc, once it is started", { skip: process.platform !== "linux" && "reads /proc" }, () => {
+    assert.deepEqual([...threadNames().values()].filter((name) => name === "ingest"), ["ingest"]);
   });
 
   it("refuses bad input with the same errors as the in-process pipeline, and stores the good job beside it", async () => {

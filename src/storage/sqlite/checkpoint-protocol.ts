@@ -1,3 +1,6 @@
+/** The checkpoint thread's name in /proc (src/thread-name.ts): 15 bytes at most. */
+export const CHECKPOINT_THREAD_NAME = "sqlite-checkpt";
+
 export interface CheckpointThreadData {
   file: string;
   /** Pause between two checkpoints. */

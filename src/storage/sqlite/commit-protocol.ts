@@ -1,6 +1,9 @@
 import type { IngestRecordResult } from "../types";
 import type { HandedRecord } from "./commit-records";
 
+/** The commit thread's name in /proc (src/thread-name.ts). */
+export const COMMIT_THREAD_NAME = "sqlite-commit";
+
 export interface CommitThreadData {
   file: string;
   /** wal_autocheckpoint for the commit connection; null keeps SQLite's default. */

@@ -5,11 +5,13 @@
  */
 import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import type { CheckpointThreadData, FromCheckpointThread, ToCheckpointThread } from "./checkpoint-protocol";
+import { CHECKPOINT_THREAD_NAME, type CheckpointThreadData, type FromCheckpointThread, type ToCheckpointThread } from "./checkpoint-protocol";
+import { nameThisThread } from "../../thread-name";
 import { openConnection, openInThread } from "./db";
 
 if (!parentPort) throw new Error("sqlite-checkpoint-worker.ts runs only as a worker thread (see checkpoint-thread.ts)");
 const port = parentPort;
+nameThisThread(CHECKPOINT_THREAD_NAME);
 const { file, intervalMs } = workerData as CheckpointThreadData;
 const db = openInThread(file, openConnection);
 lowerPriority();

@@ -5,15 +5,17 @@
  * is committed next, together, in one transaction. workerData is a CommitThreadData.
  */
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
-import type { CommitThreadData, FromCommitThread, ToCommitThread } from "./commit-protocol";
+import { COMMIT_THREAD_NAME, type CommitThreadData, type FromCommitThread, type ToCommitThread } from "./commit-protocol";
 import { refusesOneBatch } from "./commit-errors";
 import { openDatabase, openInThread } from "./db";
 import { sqliteCommitter } from "./ingest";
 import { toCommitRecord } from "./commit-records";
 import { readSpanContainers } from "../span-containers";
+import { nameThisThread } from "../../thread-name";
 
 if (!parentPort) throw new Error("sqlite-commit-worker.ts runs only as a worker thread (see commit-thread.ts)");
 const port = parentPort;
+nameThisThread(COMMIT_THREAD_NAME);
 const { file, autocheckpointPages } = workerData as CommitThreadData;
 const db = openInThread(file, openDatabase);
 if (autocheckpointPages !== null) db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
