@@ -1,4 +1,4 @@
-/** The checkpoint thread's name in /proc (src/thread-name.ts): 15 bytes at most. */
+/** The checkpoint thread's name in /proc (src/thread-name.ts). */
 export const CHECKPOINT_THREAD_NAME = "sqlite-checkpt";
 
 export interface CheckpointThreadData {
