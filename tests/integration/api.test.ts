@@ -36,8 +36,9 @@ async function call(method: string, pathAndQuery: string, body?: unknown): Promi
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
   // A server may close an idle keep-alive connection at any time, and a client retries an idempotent
-  // request that met the reset once (RFC 9112 §9.3.1). After an upload refused with 413, fetch
-  // reused such a connection about once in 100 runs.
+  // request that met the reset once (RFC 9112 §9.3.1). Here the server's keep-alive timeout (5 s,
+  // server.ts) closed an idle connection of fetch's pool just as fetch sent on it: after the
+  // suite's chunked upload about once in 100 runs (Node's socketOnTimeout, traced in the server).
   const response = await send().catch((error: unknown) => (method === "GET" && isConnectionReset(error) ? send() : Promise.reject(error)));
   const text = await response.text();
   return { status: response.status, body: text === "" ? null : (JSON.parse(text) as unknown), link: response.headers.get("link") };
