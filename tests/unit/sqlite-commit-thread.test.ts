@@ -7,7 +7,7 @@
  * the database file.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, it } from "node:test";
@@ -22,7 +22,7 @@ import { SqliteCheckpointThread } from "../../src/storage/sqlite/checkpoint-thre
 import { SqliteCommitThread } from "../../src/storage/sqlite/commit-thread";
 import type { IngestRecord, SpanContainerRecord, Storage } from "../../src/storage/types";
 import { FIXTURE_KEY, readdressedEnvelope } from "../helpers/fixtures";
-import { threadNames } from "../helpers/thread-names";
+import { threadFiles, threadNames } from "../helpers/thread-names";
 
 const registry = createItemRegistry({ maxEventBytes: 1 << 20 });
 let dir: string;
@@ -296,13 +296,7 @@ const nicenessOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2
 
 /** The niceness of each thread of this process. */
 function threadNiceness(): number[] {
-  return readdirSync("/proc/self/task").flatMap((tid) => {
-    try {
-      return [nicenessOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8"))];
-    } catch {
-      return []; // a thread that ended while we listed them
-    }
-  });
+  return [...threadFiles("stat").values()].map(nicenessOf);
 }
 
 it("runs the checkpoint thread alone at the lowest priority, and no thread so after it stopped", { skip: process.platform !== "linux" && "reads /proc" }, async (t) => {
@@ -362,7 +356,7 @@ it("leaves checkpoints below 4,000 pages to the checkpoint thread on the main co
 /** The names of this process's threads other than the main one, sorted. */
 const workerThreadNames = () => [...threadNames()].filter(([tid]) => tid !== process.pid).map(([, name]) => name).sort();
 
-it("names the commit and checkpoint threads in /proc, and leaves every other thread's name alone", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
+it("names the commit and checkpoint threads in /proc, and leaves the main thread's name alone", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
   const mainName = () => threadNames().get(process.pid);
   const before = { main: mainName(), workers: workerThreadNames() };
   const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { checkpoints: { intervalMs: 10 } });
