@@ -10,7 +10,6 @@
  * write path (indexes, payload layout), where the HTTP benchmark is too noisy to see a few per cent.
  */
 import Database from "better-sqlite3";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,6 +24,7 @@ import { toCommitRecord, toHandedRecord, type HandedRecord } from "../src/storag
 import { readSpanContainers } from "../src/storage/span-containers";
 import { sqliteCommitter, sqliteIngest } from "../src/storage/sqlite/ingest";
 import type { IngestRecord } from "../src/storage/types";
+import { REQUEST_KINDS, renderBody, templatesOfKind } from "./kinds";
 import type { Template } from "./load";
 import { realisticMix } from "./mix";
 
@@ -38,14 +38,6 @@ const { values: args } = parseArgs({
 const batches = Number(args.batches);
 const batchSize = Number(args.batch);
 
-const KINDS = {
-  "small error (~1.5 KB)": (text: string) => text.includes('"type":"event"') && text.length < 5_000,
-  "medium error (~24 KB)": (text: string) => text.includes('"type":"event"') && text.length >= 5_000,
-  "session update": (text: string) => text.includes('"type":"session"'),
-  "span container": (text: string) => text.includes('"type":"span"'),
-  "the realistic mix": () => true,
-} as const;
-
 const registry = createItemRegistry({ maxEventBytes: 1 << 20 });
 
 /** Each template with a fresh id where it has one (bench/load.ts), parsed and normalised. */
@@ -53,9 +45,7 @@ function recordsOf(templates: Template[], requests: number, projectId: string, s
   const records: IngestRecord[] = [];
   for (let i = 0; i < requests; i++) {
     const template = templates[(start + i) % templates.length]!;
-    const id = Buffer.from(randomBytes(16).toString("hex"), "latin1");
-    const body = Buffer.concat(template.parts.flatMap((part, index) => (index === 0 ? [part] : [id, part])));
-    const envelope = parseEnvelope(body);
+    const envelope = parseEnvelope(renderBody(template));
     const context = { projectId, envelopeHeaders: envelope.headers, receivedAt: Date.now(), clientIp: "203.0.113.9", userAgent: "bench" };
     records.push(...processEnvelope(envelope, registry, context).records);
   }
@@ -68,7 +58,7 @@ async function measure(name: string, match: (text: string) => boolean) {
   try {
     const { project, key } = await ensureDefaults(storage);
     const mix = realisticMix(key.publicKey, 2000);
-    const templates = mix.filter((template) => match(Buffer.concat(template.parts).toString("latin1")));
+    const templates = templatesOfKind(key.publicKey, match);
     const db: Database.Database = openDatabase(path.join(dir, SQLITE_FILE_NAME));
     db.pragma("wal_autocheckpoint = 0");
     const ingest = sqliteIngest(db);
@@ -105,5 +95,5 @@ async function measure(name: string, match: (text: string) => boolean) {
 
 console.log(`bench:commit: ${batches} batches of ${batchSize} requests per kind, after ${args.warm} batches of the mix`);
 const rows = [];
-for (const [name, match] of Object.entries(KINDS)) rows.push(await measure(name, match));
+for (const [name, match] of Object.entries(REQUEST_KINDS)) rows.push(await measure(name, match));
 console.table(rows);
