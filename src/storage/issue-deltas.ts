@@ -99,14 +99,22 @@ export interface OutcomeSum {
   quantity: number;
 }
 
+type OutcomeRecord = Extract<IngestRecord, { kind: "outcome" }>;
+
+/** The counter an outcome adds to: (project, hour, outcome, category, reason), as one string. */
+export function outcomeCounterOf(record: OutcomeRecord): string {
+  const hour = Math.floor(record.timestamp / HOUR_MS) * HOUR_MS;
+  return [record.projectId, hour, record.outcome, record.category, record.reason ?? ""].join("\u0000");
+}
+
 /** Outcomes of one batch summed per (project, hour, outcome, category, reason). */
 export class OutcomeSums {
   private readonly sums = new Map<string, OutcomeSum>();
 
-  add(record: Extract<IngestRecord, { kind: "outcome" }>): void {
+  add(record: OutcomeRecord): void {
     const hour = Math.floor(record.timestamp / HOUR_MS) * HOUR_MS;
     const reason = record.reason ?? "";
-    const id = [record.projectId, hour, record.outcome, record.category, reason].join("\u0000");
+    const id = outcomeCounterOf(record);
     const sum = this.sums.get(id);
     if (sum) sum.quantity += record.quantity;
     else this.sums.set(id, { projectId: Number(record.projectId), hour, outcome: record.outcome, category: record.category, reason, quantity: record.quantity });

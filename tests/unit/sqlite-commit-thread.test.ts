@@ -53,6 +53,22 @@ const storedIds = async (eventIds: string[]) => {
   return stored.map((event) => event?.eventId ?? null);
 };
 
+it("counts every outcome of a batch, which it hands over summed, and answers each record in its place", async () => {
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME));
+  try {
+    const requests = Array.from({ length: 3 }, errorRecords);
+    const results = await thread.commit(requests.flatMap((request) => request.records));
+    const stored = await Promise.all(requests.map((request) => storage.events.get(projectId, request.eventId)));
+    assert.deepEqual(
+      results,
+      stored.flatMap((event) => [{ kind: "event", issueId: event?.issueId, duplicate: false }, { kind: "outcome" }]),
+    );
+    assert.deepEqual(await storage.outcomes.totals(projectId, 0), [{ outcome: "accepted", category: "error", reason: null, quantity: 3 }]);
+  } finally {
+    await thread.close();
+  }
+});
+
 it("fails the commits a dead thread had not finished, says why, refuses commits for the restart delay, then starts a new thread", async () => {
   const stopped: string[] = [];
   const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { onStopped: (reason) => stopped.push(reason), restartDelayMs: 200 });

@@ -6,7 +6,8 @@
  */
 import type { Level } from "../../processing/types";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
-import type { IngestRecord, ReadIngestRecord, SpanContainerRecord } from "../types";
+import { outcomeCounterOf } from "../issue-deltas";
+import type { IngestRecord, IngestRecordResult, ReadIngestRecord, SpanContainerRecord } from "../types";
 
 export interface EventCommit {
   kind: "event";
@@ -48,6 +49,49 @@ export type CommitRecord =
 export type HandedRecord = CommitRecord | SpanContainerRecord;
 
 export const toHandedRecord = (record: IngestRecord): HandedRecord => (record.kind === "span_container" ? record : toCommitRecord(record));
+
+/** A batch as the commit thread is handed it, and how its results map back to the records given. */
+export interface HandOver {
+  records: HandedRecord[];
+  /**
+   * The results of the records given, in their order, from the results of the records handed. It
+   * keeps only which positions held outcomes, not the records: it lives until the commit is answered,
+   * and records kept that long are promoted and marked again by the old generation (sink.ts).
+   */
+  resultsOf(handed: IngestRecordResult[]): IngestRecordResult[];
+}
+
+/**
+ * Outcome records are summed per counter before the hand-off: nearly every request carries one
+ * ("accepted"), and the commit sums them anyway (OutcomeSums), so a batch of 60 requests hands over
+ * a few instead of 60 objects of seven keys to clone. The summed ones go last; their results are
+ * dropped and every outcome record given gets its own.
+ */
+export function handOver(given: IngestRecord[]): HandOver {
+  const records: HandedRecord[] = [];
+  const outcomes = new Map<string, Extract<IngestRecord, { kind: "outcome" }>>();
+  const isOutcome = new Uint8Array(given.length);
+  given.forEach((record, index) => {
+    if (record.kind !== "outcome") {
+      records.push(toHandedRecord(record));
+      return;
+    }
+    isOutcome[index] = 1;
+    const counter = outcomeCounterOf(record);
+    const sum = outcomes.get(counter);
+    if (sum) sum.quantity += record.quantity;
+    else outcomes.set(counter, { ...record });
+  });
+  for (const sum of outcomes.values()) records.push(sum);
+  return { records, resultsOf: (handed) => resultsInPlace(isOutcome, handed) };
+}
+
+function resultsInPlace(isOutcome: Uint8Array, handed: IngestRecordResult[]): IngestRecordResult[] {
+  const results = new Array<IngestRecordResult>(isOutcome.length);
+  let next = 0;
+  for (let index = 0; index < isOutcome.length; index++) results[index] = isOutcome[index] ? { kind: "outcome" } : handed[next++]!;
+  return results;
+}
 
 export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
   switch (record.kind) {

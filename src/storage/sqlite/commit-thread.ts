@@ -3,7 +3,7 @@ import { closeWorker, startWorker, whenStopped } from "../../worker-file";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { FALLBACK_CHECKPOINT_PAGES, SqliteCheckpointThread, type CheckpointThreadOptions } from "./checkpoint-thread";
 import type { CommitThreadData, FromCommitThread, ToCommitThread } from "./commit-protocol";
-import { toHandedRecord } from "./commit-records";
+import { handOver, type HandOver } from "./commit-records";
 
 /** At shutdown the thread finishes the commits it was handed; one that cannot within this time is stopped. */
 const CLOSE_TIMEOUT_MS = 30_000;
@@ -22,6 +22,14 @@ export interface CommitThreadOptions {
   restartDelayMs?: number;
   /** WAL checkpoints on a thread of their own, started with the commit thread; without: the commit connection checkpoints every 1,000 pages. */
   checkpoints?: CheckpointThreadOptions;
+}
+
+/**
+ * Made outside commit(): a closure there would keep that call's records (the message) alive until the
+ * commit is answered.
+ */
+function answering(resolve: (results: IngestRecordResult[]) => void, resultsOf: HandOver["resultsOf"]) {
+  return (handed: IngestRecordResult[]) => resolve(resultsOf(handed));
 }
 
 /**
@@ -60,10 +68,11 @@ export class SqliteCommitThread implements IngestStore {
     if (!this.worker && Date.now() < this.restartNotBefore) {
       return Promise.reject(new Error("the SQLite commit thread stopped and restarts shortly"));
     }
-    const message: ToCommitThread = { type: "commit", id: this.nextId++, records: records.map(toHandedRecord) };
+    const { records: handed, resultsOf } = handOver(records);
+    const message: ToCommitThread = { type: "commit", id: this.nextId++, records: handed };
     const worker = (this.worker ??= this.spawn());
     return new Promise((resolve, reject) => {
-      this.waiting.set(message.id, { resolve, reject });
+      this.waiting.set(message.id, { resolve: answering(resolve, resultsOf), reject });
       try {
         worker.postMessage(message);
       } catch (error) {
