@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main,worker --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR --keep-data]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main,worker --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR --keep-data --compare DIR --pairs 3]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
@@ -12,6 +12,10 @@
  * everything on the main thread (main), or on the ingest worker thread (worker).
  * After each Periscope row it prints each server thread's busy share of one core over the run (on
  * Linux, by the names the server gives its threads: src/thread-name.ts), to show which stage is the limit.
+ * `--compare DIR` alternates this checkout's server with the one in DIR (another checkout with its
+ * own node_modules, such as a git worktree of the build to compare against), `--pairs` times, each
+ * pair in the other order from the last, and prints the ratios per pair and their median: on a
+ * machine whose runs differ by several per cent, only alternated pairs tell two builds apart.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -43,6 +47,8 @@ const { values: args } = parseArgs({
     idle: { type: "string", default: "10" },
     "cpu-prof": { type: "string" },
     "keep-data": { type: "boolean", default: false },
+    compare: { type: "string" },
+    pairs: { type: "string", default: "3" },
   },
 });
 const DATABASE_URL =
@@ -52,8 +58,8 @@ const connections = Number(args.connections);
 
 const FIXTURES = ["node-error-cause", "node-message", "node-fingerprint", "browser-uncaught-error"];
 
-function startProcess(argv: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+function startProcess(argv: string[], env: Record<string, string>, ready: RegExp, cwd = root): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, argv, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
   let output = "";
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -298,6 +304,68 @@ async function warmUp(options: Omit<Parameters<typeof runLoad>[0], "seconds">): 
   if (seconds > 0) await runLoad({ ...options, seconds });
 }
 
+/** --compare DIR: another checkout (its own node_modules and build) to alternate with this one. */
+const compareRoot = args.compare ? path.resolve(args.compare) : null;
+if (compareRoot && !existsSync(path.join(compareRoot, "scripts", "start.mjs"))) {
+  throw new Error(`--compare takes a checkout of Periscope (with node_modules), and ${compareRoot}/scripts/start.mjs does not exist`);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** One Periscope server of the checkout in `cwd`: started as `npm start` does, warmed up, measured, stopped, verified. */
+async function runPeriscope(
+  engine: Engine,
+  mode: IngestMode,
+  cwd: string,
+  name: string,
+  baselineRate: number,
+  templatesFor: (publicKey: string) => Template[],
+) {
+  const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
+  try {
+    const periscope = await startProcess(
+      // --cpu-prof DIR: a V8 CPU profile of each Periscope server, written when it stops.
+      [...(args["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(args["cpu-prof"])] : []), "scripts/start.mjs"],
+      { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", ...INGEST_MODES[mode], ...target.env },
+      /Default project DSN: (\S+)/,
+      cwd,
+    );
+    // Idle RSS after start: what the process holds before it has seen any traffic.
+    await new Promise((resolve) => setTimeout(resolve, Number(args.idle) * 1000));
+    const idleRss = statusMb(periscope.child.pid!, "VmRSS");
+    const dsn = new URL(periscope.match[1]!);
+    const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
+    // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
+    const rate = args.rate ? Number(args.rate) : undefined;
+    await warmUp({ url, templates: templatesFor(dsn.username), connections, rate });
+    const result = await measureCpu(periscope.child.pid!, runLoad({ url, templates: templatesFor(dsn.username), connections, seconds, rate }));
+    const rss = peakRssMb(periscope.child.pid!);
+    await stop(periscope.child);
+    const { stored, issues, missing } = await target.verify(result.acceptedIds);
+    if (missing > 0) process.exitCode = 1;
+    // Requests against requests (the bare server reads whole envelopes too), and the issue's figure:
+    // durable error events against the bare server's requests. They differ only in the realistic mix.
+    const requestRatio = result.accepted / result.seconds / baselineRate;
+    const eventRatio = (result.acceptedIds.length - missing) / result.seconds / baselineRate;
+    return {
+      // Durable = events of the measured run that were acknowledged and found stored (warm-up excluded).
+      row: row(`periscope (${name})`, result, rss, result.acceptedIds.length - missing, idleRss),
+      summary: [
+        `${name}: ratio acknowledged requests/s ÷ bare node:http req/s ${requestRatio.toFixed(3)}, durable events/s ÷ bare req/s ${eventRatio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
+        `${name}: server CPU by thread, % of one core: ${[...result.threadCpuPercent].map(([thread, percent]) => `${thread} ${Math.round(percent)}`).join(", ")}`,
+      ],
+      requestsPerSecond: result.accepted / result.seconds,
+      cpuUsPerRequest: result.cpuUsPerRequest,
+    };
+  } finally {
+    await target.cleanup();
+  }
+}
+
 async function main() {
   const selected = await engines();
   const modes = ingestModes();
@@ -325,40 +393,38 @@ async function main() {
   const summaries: string[] = [];
   for (const [engine, mode] of selected.flatMap((engine) => modes.map((mode) => [engine, mode] as const))) {
     const name = modes.length > 1 ? `${engine}, ${mode}` : engine;
-    const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
-    try {
-      const periscope = await startProcess(
-        // --cpu-prof DIR: a V8 CPU profile of each Periscope server, written when it stops.
-        [...(args["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(args["cpu-prof"])] : []), "scripts/start.mjs"],
-        { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", ...INGEST_MODES[mode], ...target.env },
-        /Default project DSN: (\S+)/,
-      );
-      // Idle RSS after start: what the process holds before it has seen any traffic.
-      await new Promise((resolve) => setTimeout(resolve, Number(args.idle) * 1000));
-      const idleRss = statusMb(periscope.child.pid!, "VmRSS");
-      const dsn = new URL(periscope.match[1]!);
-      const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
-      // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
-      const rate = args.rate ? Number(args.rate) : undefined;
-      await warmUp({ url, templates: templatesFor(dsn.username), connections, rate });
-      const result = await measureCpu(periscope.child.pid!, runLoad({ url, templates: templatesFor(dsn.username), connections, seconds, rate }));
-      const rss = peakRssMb(periscope.child.pid!);
-      await stop(periscope.child);
-      const { stored, issues, missing } = await target.verify(result.acceptedIds);
-      // Durable = events of the measured run that were acknowledged and found stored (warm-up excluded).
-      rows.push(row(`periscope (${name})`, result, rss, result.acceptedIds.length - missing, idleRss));
-      // Requests against requests (the bare server reads whole envelopes too), and the issue's figure:
-      // durable error events against the bare server's requests. They differ only in the realistic mix.
-      const requestRatio = result.accepted / result.seconds / baselineRate;
-      const eventRatio = (result.acceptedIds.length - missing) / result.seconds / baselineRate;
-      summaries.push(
-        `${name}: ratio acknowledged requests/s ÷ bare node:http req/s ${requestRatio.toFixed(3)}, durable events/s ÷ bare req/s ${eventRatio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
-        `${name}: server CPU by thread, % of one core: ${[...result.threadCpuPercent].map(([thread, percent]) => `${thread} ${Math.round(percent)}`).join(", ")}`,
-      );
-      if (missing > 0) process.exitCode = 1;
-    } finally {
-      await target.cleanup();
+    if (!compareRoot) {
+      const run = await runPeriscope(engine, mode, root, name, baselineRate, templatesFor);
+      rows.push(run.row);
+      summaries.push(...run.summary);
+      continue;
     }
+    // Alternated, and each pair in the other order from the last, so a machine that drifts
+    // through the run weighs on both builds alike.
+    const ratios: { requests: number; cpu: number }[] = [];
+    for (let pair = 1; pair <= Number(args.pairs); pair++) {
+      const builds = [
+        { label: "this", cwd: root },
+        { label: "compared", cwd: compareRoot },
+      ];
+      if (pair % 2 === 0) builds.reverse();
+      const runs = new Map<string, Awaited<ReturnType<typeof runPeriscope>>>();
+      for (const build of builds) {
+        const run = await runPeriscope(engine, mode, build.cwd, `${name}, ${build.label} ${pair}`, baselineRate, templatesFor);
+        runs.set(build.label, run);
+        rows.push(run.row);
+        summaries.push(...run.summary);
+      }
+      const [mine, theirs] = [runs.get("this")!, runs.get("compared")!];
+      ratios.push({ requests: mine.requestsPerSecond / theirs.requestsPerSecond, cpu: mine.cpuUsPerRequest / theirs.cpuUsPerRequest });
+    }
+    const list = (values: number[]) => values.map((value) => value.toFixed(3)).join(", ");
+    const requests = ratios.map((ratio) => ratio.requests);
+    const cpu = ratios.map((ratio) => ratio.cpu);
+    summaries.push(
+      `${name}: this build ÷ ${compareRoot}, per pair: requests/s ${list(requests)} (median ${median(requests).toFixed(3)}); ` +
+        `server CPU per request ${list(cpu)} (median ${median(cpu).toFixed(3)})`,
+    );
   }
   console.table(rows);
   for (const line of summaries) console.log(line);
