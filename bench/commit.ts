@@ -2,8 +2,9 @@
  * `npm run bench:commit [-- --batches 200 --batch 100 --warm 200]`
  *
  * What one SQLite commit costs per request, by kind of request of the realistic mix (bench/mix.ts):
- * the envelopes are parsed and normalised first (not timed), turned into commit records (timed
- * apart: with SQLITE_COMMIT_THREAD this part runs on the main thread, src/storage/sqlite/commit-records.ts),
+ * the envelopes are parsed and normalised first (not timed), turned into commit records as the
+ * commit thread is handed them, a batch's outcomes summed (timed apart: with SQLITE_COMMIT_THREAD
+ * this part runs on the main thread, `handOver` in src/storage/sqlite/commit-records.ts),
  * then committed in batches as the commit thread does (span containers are read as part of it), on a fresh database that already holds
  * `warm` batches. Prints wall time, CPU (user + system) and WAL pages written per request;
  * checkpoints are off on the measuring connection so the WAL counts every page. For changes to the
@@ -20,7 +21,7 @@ import { createItemRegistry } from "../src/items";
 import { ensureDefaults } from "../src/services/projects/ensure-defaults";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../src/storage/sqlite";
 import { openDatabase } from "../src/storage/sqlite/db";
-import { toCommitRecord, toHandedRecord, type HandedRecord } from "../src/storage/sqlite/commit-records";
+import { handOver, toCommitRecord, type HandedRecord } from "../src/storage/sqlite/commit-records";
 import { readSpanContainers } from "../src/storage/span-containers";
 import { sqliteCommitter, sqliteIngest } from "../src/storage/sqlite/ingest";
 import type { IngestRecord } from "../src/storage/types";
@@ -67,7 +68,7 @@ async function measure(name: string, match: (text: string) => boolean) {
     db.pragma("wal_checkpoint(TRUNCATE)");
     const processed = Array.from({ length: batches }, (_, i) => recordsOf(templates, batchSize, project.id, i * batchSize));
     const preparing = performance.now();
-    const prepared: HandedRecord[][] = processed.map((records) => records.map(toHandedRecord));
+    const prepared: HandedRecord[][] = processed.map((records) => handOver(records).records);
     const prepareMs = performance.now() - preparing;
     const committer = sqliteCommitter(db);
     const cpuBefore = process.cpuUsage();

@@ -5,9 +5,9 @@
  * the realistic mix (bench/mix.ts): framing the envelope and processing its items (JSON parsing,
  * normalising, grouping: src/ingest/pipeline.ts), then the hand-off to the SQLite commit thread
  * (commit-records.ts, `postMessage`, and the receiving end's deserialising, which the commit thread
- * pays). One thread, no HTTP, no storage:
- * for changes to that path, where the HTTP benchmark is too noisy to see a few per cent. Prints the
- * median of `rounds` rounds in µs per request, and the spread (slowest round ÷ fastest).
+ * pays). One thread, no HTTP, no storage: for changes to that path, where the HTTP benchmark is too
+ * noisy to see a few per cent. Prints the median of `rounds` rounds in µs per request, and the
+ * spread (slowest round ÷ fastest).
  */
 import { parseArgs } from "node:util";
 import { MessageChannel, receiveMessageOnPort } from "node:worker_threads";
