@@ -27,7 +27,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { makeTemplate, percentile, runLoad, type LoadResult, type Template } from "./load";
+import { makeTemplate, median, percentile, runLoad, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
 import { INGEST_THREAD_NAME } from "../src/ingest/worker-protocol";
 import { CHECKPOINT_THREAD_NAME } from "../src/storage/sqlite/checkpoint-protocol";
@@ -309,12 +309,8 @@ const compareRoot = args.compare ? path.resolve(args.compare) : null;
 if (compareRoot && !existsSync(path.join(compareRoot, "scripts", "start.mjs"))) {
   throw new Error(`--compare takes a checkout of Periscope (with node_modules), and ${compareRoot}/scripts/start.mjs does not exist`);
 }
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+const pairs = Number(args.pairs);
+if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs takes a whole number of 1 or more, not "${args.pairs}"`);
 
 /** One Periscope server of the checkout in `cwd`: started as `npm start` does, warmed up, measured, stopped, verified. */
 async function runPeriscope(
@@ -402,7 +398,7 @@ async function main() {
     // Alternated, and each pair in the other order from the last, so a machine that drifts
     // through the run weighs on both builds alike.
     const ratios: { requests: number; cpu: number }[] = [];
-    for (let pair = 1; pair <= Number(args.pairs); pair++) {
+    for (let pair = 1; pair <= pairs; pair++) {
       const builds = [
         { label: "this", cwd: root },
         { label: "compared", cwd: compareRoot },

@@ -17,6 +17,7 @@ import { createItemRegistry } from "../src/items";
 import { handOver } from "../src/storage/sqlite/commit-records";
 import type { IngestRecord } from "../src/storage/types";
 import { REQUEST_KINDS, renderBody, templatesOfKind } from "./kinds";
+import { median } from "./load";
 
 const { values: args } = parseArgs({
   options: {
@@ -31,11 +32,6 @@ const HAND_OFF_BATCH = 60;
 
 const registry = createItemRegistry({ maxEventBytes: 1 << 20 });
 const PUBLIC_KEY = "0123456789abcdef0123456789abcdef";
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 function processAll(bodies: Buffer[]): IngestRecord[][] {
   return bodies.map((body) => {

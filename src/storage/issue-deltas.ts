@@ -8,6 +8,9 @@ import type { IngestRecord } from "./types";
 
 export const HOUR_MS = 3_600_000;
 
+/** The start of the hour (Unix ms) that hourly counters file a time (Unix ms) under. */
+export const hourOf = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
+
 export interface TagDelta {
   key: string;
   value: string;
@@ -69,7 +72,7 @@ export class IssueDeltas {
       delta.lastRelease = event.release ?? delta.lastRelease;
     }
     if (userKey !== null) delta.userKeys.add(userKey);
-    const hour = Math.floor(seenAt / HOUR_MS) * HOUR_MS;
+    const hour = hourOf(seenAt);
     delta.hours.set(hour, (delta.hours.get(hour) ?? 0) + 1);
     for (const [key, value] of event.tags) {
       const id = `${key}\u0000${value}`;
@@ -103,8 +106,7 @@ type OutcomeRecord = Extract<IngestRecord, { kind: "outcome" }>;
 
 /** The counter an outcome adds to: (project, hour, outcome, category, reason), as one string. */
 export function outcomeCounterOf(record: OutcomeRecord): string {
-  const hour = Math.floor(record.timestamp / HOUR_MS) * HOUR_MS;
-  return [record.projectId, hour, record.outcome, record.category, record.reason ?? ""].join("\u0000");
+  return [record.projectId, hourOf(record.timestamp), record.outcome, record.category, record.reason ?? ""].join("\u0000");
 }
 
 /** Outcomes of one batch summed per (project, hour, outcome, category, reason). */
@@ -112,12 +114,10 @@ export class OutcomeSums {
   private readonly sums = new Map<string, OutcomeSum>();
 
   add(record: OutcomeRecord): void {
-    const hour = Math.floor(record.timestamp / HOUR_MS) * HOUR_MS;
-    const reason = record.reason ?? "";
     const id = outcomeCounterOf(record);
     const sum = this.sums.get(id);
     if (sum) sum.quantity += record.quantity;
-    else this.sums.set(id, { projectId: Number(record.projectId), hour, outcome: record.outcome, category: record.category, reason, quantity: record.quantity });
+    else this.sums.set(id, { projectId: Number(record.projectId), hour: hourOf(record.timestamp), outcome: record.outcome, category: record.category, reason: record.reason ?? "", quantity: record.quantity });
   }
 
   values(): IterableIterator<OutcomeSum> {

@@ -8,7 +8,7 @@
  * the `exited` update of one session adds exactly one session. Aggregates (`sessions` items) only add.
  * Counting rules: docs/sentry-protocol.md §8.4 (Relay's `SessionLike`).
  */
-import { HOUR_MS } from "./issue-deltas";
+import { hourOf } from "./issue-deltas";
 import { SESSION_HEALTH, type SessionAggregate, type SessionHealth, type SessionUpdate } from "./telemetry-types";
 
 /** Sentry's session.status of one session: the terminal status when it is one, else errored if errors were seen. */
@@ -54,8 +54,6 @@ export interface SessionStateChange {
   projectId: number;
   state: SessionUpdate;
 }
-
-const hourOf = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
 
 export class SessionDeltas {
   /** project\0sid → state before the batch (null: new) and after. */
