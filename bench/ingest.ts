@@ -27,7 +27,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { makeTemplate, median, percentile, runLoad, type LoadResult, type Template } from "./load";
+import { makeTemplate, median, openConnections, percentile, runLoad, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
 import { INGEST_THREAD_NAME } from "../src/ingest/worker-protocol";
 import { CHECKPOINT_THREAD_NAME } from "../src/storage/sqlite/checkpoint-protocol";
@@ -249,8 +249,10 @@ async function postgresTarget(): Promise<EngineTarget> {
 async function measureBaseline(templates: Template[], connections: number, seconds: number) {
   const baseline = await startProcess(["--import", "tsx", "bench/baseline-server.ts"], {}, /listening on (\d+)/);
   const url = `http://127.0.0.1:${baseline.match[1]}/api/1/envelope/`;
-  await warmUp({ url, templates, connections });
-  const result = await measureCpu(baseline.child.pid!, runLoad({ url, templates, connections, seconds }));
+  const over = openConnections(url, connections);
+  await warmUp({ url, templates, connections, over });
+  const result = await measureCpu(baseline.child.pid!, runLoad({ url, templates, connections, seconds, over }));
+  for (const connection of over) connection.close();
   const rss = peakRssMb(baseline.child.pid!);
   await stop(baseline.child);
   return { row: row("bare node:http", result, rss, null, null), rate: result.sent / result.seconds };
@@ -337,8 +339,11 @@ async function runPeriscope(
     const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
     // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
     const rate = args.rate ? Number(args.rate) : undefined;
-    await warmUp({ url, templates: templatesFor(dsn.username), connections, rate });
-    const result = await measureCpu(periscope.child.pid!, runLoad({ url, templates: templatesFor(dsn.username), connections, seconds, rate }));
+    // The measured run goes on over the warm-up's connections (openConnections says why).
+    const over = openConnections(url, connections);
+    await warmUp({ url, templates: templatesFor(dsn.username), connections, rate, over });
+    const result = await measureCpu(periscope.child.pid!, runLoad({ url, templates: templatesFor(dsn.username), connections, seconds, rate, over }));
+    for (const connection of over) connection.close();
     const rss = peakRssMb(periscope.child.pid!);
     await stop(periscope.child);
     const { stored, issues, missing } = await target.verify(result.acceptedIds);

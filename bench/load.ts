@@ -64,7 +64,7 @@ const bodyLength = (template: Template) =>
   template.parts.reduce((sum, part) => sum + part.length, 0) + (template.parts.length - 1) * ID_LENGTH;
 
 /** One keep-alive connection that sends a request and resolves with the status of its answer. */
-class Connection {
+export class Connection {
   private socket: net.Socket | null = null;
   private buffer: Buffer = Buffer.alloc(0);
   private waiting: ((status: number) => void) | null = null;
@@ -125,14 +125,33 @@ class Connection {
   }
 }
 
-/** Keeps `connections` requests in flight for `seconds` (or paces them at `rate`/s), cycling templates. */
+/**
+ * Keep-alive connections to the server at `url`, to hand to several runs: a measured run that goes
+ * on over the warm-up's connections measures the server in its steady state, not the moment its
+ * clients all connect at once (which a real fleet of SDKs, each keeping its connection, does not
+ * do). Connected at their first request; the caller closes them.
+ */
+export function openConnections(url: string, count: number): Connection[] {
+  const target = new URL(url);
+  return Array.from({ length: count }, () => new Connection(target.hostname, Number(target.port || 80)));
+}
+
+/**
+ * Keeps `connections` requests in flight for `seconds` (or paces them at `rate`/s), cycling
+ * templates. With `over`, it sends over those connections (one per in-flight request) and leaves
+ * them open; otherwise it opens its own and closes them at the end.
+ */
 export async function runLoad(options: {
   url: string;
   templates: Template[];
   connections: number;
   seconds: number;
   rate?: number;
+  over?: Connection[];
 }): Promise<LoadResult> {
+  if (options.over && options.over.length !== options.connections) {
+    throw new Error(`runLoad: ${options.connections} connections asked for, ${options.over.length} given`);
+  }
   const target = new URL(options.url);
   const headOf = (length: number) =>
     Buffer.from(
@@ -147,8 +166,8 @@ export async function runLoad(options: {
   const deadline = started + options.seconds * 1000;
   let next = 0;
 
-  const worker = async () => {
-    const connection = new Connection(target.hostname, Number(target.port || 80));
+  const pool = options.over ?? openConnections(options.url, options.connections);
+  const worker = async (connection: Connection) => {
     while (performance.now() < deadline) {
       const index = next++;
       const scheduled = options.rate ? started + (index * 1000) / options.rate : performance.now();
@@ -167,9 +186,9 @@ export async function runLoad(options: {
         result.rejected[String(status)] = (result.rejected[String(status)] ?? 0) + 1;
       }
     }
-    connection.close();
+    if (!options.over) connection.close();
   };
-  await Promise.all(Array.from({ length: options.connections }, worker));
+  await Promise.all(pool.map(worker));
   result.seconds = (performance.now() - started) / 1000;
   return result;
 }

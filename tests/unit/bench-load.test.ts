@@ -1,0 +1,68 @@
+/**
+ * The benchmark's load generator (bench/load.ts) against a real node:http server that counts the
+ * TCP connections it accepts: runs given the same connections reuse them, runs without open their
+ * own, and a connection count that does not match the connections given is refused.
+ */
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { makeTemplate, openConnections, runLoad, type Template } from "../../bench/load";
+
+const ENVELOPE = Buffer.from('{"event_id":"0123456789abcdef0123456789abcdef"}\n{"type":"event"}\n{"event_id":"0123456789abcdef0123456789abcdef"}\n');
+
+describe("bench load generator", () => {
+  let server: Server;
+  let url: string;
+  let accepted = 0;
+  const bodies: string[] = [];
+  const templates: Template[] = [makeTemplate(ENVELOPE)];
+
+  before(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        bodies.push(Buffer.concat(chunks).toString("latin1"));
+        res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "2" }).end("{}");
+      });
+    });
+    server.on("connection", () => accepted++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/1/envelope/`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("goes on over the connections it is given, and opens its own otherwise", async () => {
+    accepted = 0;
+    const over = openConnections(url, 3);
+    const first = await runLoad({ url, templates, connections: 3, seconds: 0.2, over });
+    const second = await runLoad({ url, templates, connections: 3, seconds: 0.2, over });
+    assert.equal(accepted, 3, "the second run reused the first run's three connections");
+    for (const connection of over) connection.close();
+
+    await runLoad({ url, templates, connections: 2, seconds: 0.2 });
+    assert.equal(accepted, 5, "a run without connections given opened two of its own");
+
+    for (const result of [first, second]) {
+      assert.ok(result.sent > 0);
+      assert.deepEqual({ accepted: result.accepted, rejected: result.rejected }, { accepted: result.sent, rejected: {} });
+      assert.equal(result.acceptedIds.length, result.sent);
+    }
+    // Every request carried a fresh event id in both places the template had one.
+    const ids = bodies.map((body) => {
+      const [header, , event] = body.split("\n").map((line) => JSON.parse(line || "{}") as { event_id?: string });
+      assert.equal(header!.event_id, event!.event_id);
+      return header!.event_id;
+    });
+    assert.equal(new Set(ids).size, ids.length);
+    assert.ok(!ids.includes("0123456789abcdef0123456789abcdef"));
+  });
+
+  it("refuses connections that do not match the count asked for", async () => {
+    const over = openConnections(url, 2);
+    await assert.rejects(runLoad({ url, templates, connections: 3, seconds: 0.1, over }), {
+      message: "runLoad: 3 connections asked for, 2 given",
+    });
+  });
+});
