@@ -246,13 +246,10 @@ async function postgresTarget(): Promise<EngineTarget> {
  * ids would otherwise stay live through the next runs, and V8 would mark them at every major GC on
  * the cores the measured server uses.
  */
-async function measureBaseline(templates: Template[], connections: number, seconds: number) {
+async function measureBaseline(templates: Template[]) {
   const baseline = await startProcess(["--import", "tsx", "bench/baseline-server.ts"], {}, /listening on (\d+)/);
   const url = `http://127.0.0.1:${baseline.match[1]}/api/1/envelope/`;
-  const over = openConnections(url, connections);
-  await warmUp({ url, templates, connections, over });
-  const result = await measureCpu(baseline.child.pid!, runLoad({ url, templates, connections, seconds, over }));
-  for (const connection of over) connection.close();
+  const result = await warmedRun(baseline.child.pid!, { url, templates, connections });
   const rss = peakRssMb(baseline.child.pid!);
   await stop(baseline.child);
   return { row: row("bare node:http", result, rss, null, null), rate: result.sent / result.seconds };
@@ -306,6 +303,20 @@ async function warmUp(options: Omit<Parameters<typeof runLoad>[0], "seconds">): 
   if (seconds > 0) await runLoad({ ...options, seconds });
 }
 
+/**
+ * The warm-up, then the measured run over the same connections (openConnections says why), with
+ * the server process's CPU measured over the run; the connections are closed however it ends.
+ */
+async function warmedRun(pid: number, options: Omit<Parameters<typeof runLoad>[0], "seconds" | "over">) {
+  const over = openConnections(options.url, options.connections);
+  try {
+    await warmUp({ ...options, over });
+    return await measureCpu(pid, runLoad({ ...options, seconds, over }));
+  } finally {
+    for (const connection of over) connection.close();
+  }
+}
+
 /** --compare DIR: another checkout (its own node_modules and build) to alternate with this one. */
 const compareRoot = args.compare ? path.resolve(args.compare) : null;
 if (compareRoot && !existsSync(path.join(compareRoot, "scripts", "start.mjs"))) {
@@ -339,11 +350,7 @@ async function runPeriscope(
     const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
     // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
     const rate = args.rate ? Number(args.rate) : undefined;
-    // The measured run goes on over the warm-up's connections (openConnections says why).
-    const over = openConnections(url, connections);
-    await warmUp({ url, templates: templatesFor(dsn.username), connections, rate, over });
-    const result = await measureCpu(periscope.child.pid!, runLoad({ url, templates: templatesFor(dsn.username), connections, seconds, rate, over }));
-    for (const connection of over) connection.close();
+    const result = await warmedRun(periscope.child.pid!, { url, templates: templatesFor(dsn.username), connections, rate });
     const rss = peakRssMb(periscope.child.pid!);
     await stop(periscope.child);
     const { stored, issues, missing } = await target.verify(result.acceptedIds);
@@ -387,7 +394,7 @@ async function main() {
       `, ${templates.length} templates averaging ${Math.round(bytes / templates.length)} bytes`,
   );
 
-  const baseline = await measureBaseline(templates, connections, seconds);
+  const baseline = await measureBaseline(templates);
   const baselineRate = baseline.rate;
 
   const rows = [baseline.row];
