@@ -61,7 +61,10 @@ export function processTransaction(raw: JsonObject, context: ItemContext): ItemR
   const rawSpanCount = Array.isArray(raw.spans) ? raw.spans.length : 0;
   const validated = validate(raw);
   if (!validated) return rejected(context, REASON, rawSpanCount);
-  const event = normalizeEvent({ ...raw, level: raw.level ?? "info" }, {
+  // The default level goes in the context, not into a copy `{ ...raw, level }`: that spread made
+  // every transaction without a level a hidden class of its own (src/ingest/cors.ts says why it matters).
+  const event = normalizeEvent(raw, {
+    defaultLevel: "info",
     receivedAt: context.receivedAt,
     sentAt: typeof context.envelopeHeaders.sent_at === "string" ? context.envelopeHeaders.sent_at : undefined,
     envelopeEventId: typeof context.envelopeHeaders.event_id === "string" ? context.envelopeHeaders.event_id : undefined,

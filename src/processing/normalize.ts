@@ -32,6 +32,8 @@ export interface NormalizeContext {
   madeUpEventId?: string;
   clientIp?: string;
   userAgent?: string;
+  /** The level of an event that names none ("error" unless said; a transaction's is "info"). */
+  defaultLevel?: Level;
 }
 
 /** Relay's `max_secs_in_future` and `max_secs_in_past`. */
@@ -64,7 +66,7 @@ function normalize(raw: unknown, ctx: NormalizeContext, full: boolean): IndexedE
     timestamp,
     received,
     platform: platformOf(raw.platform, notes),
-    level: eventLevel(raw.level, notes),
+    level: eventLevel(raw.level, ctx.defaultLevel ?? "error", notes),
     environment: environmentOf(raw.environment, notes),
     logger: textField(raw.logger, 64, "logger", notes),
     transaction: textField(raw.transaction, 200, "transaction", notes),
@@ -145,8 +147,8 @@ function eventTime(raw: unknown, received: number, sentAt: string | undefined, n
   return { timestamp, drift };
 }
 
-function eventLevel(raw: unknown, notes: Notes): Level {
-  if (raw === undefined || raw === null) return "error";
+function eventLevel(raw: unknown, fallback: Level, notes: Notes): Level {
+  if (raw === undefined || raw === null) return fallback;
   const level = levelOf(raw);
   if (level === undefined) notes.add("invalid_data", "level", raw);
   return level ?? "error";

@@ -144,6 +144,26 @@ describe("invalid transactions", () => {
   });
 });
 
+describe("a transaction's level", () => {
+  const context = contextFor(fixture(NODE));
+  const levelOf = (level: unknown) => {
+    const { records } = process(edited(firstItem(NODE), (p) => ({ ...p, level })), context);
+    const [record] = records;
+    assert.ok(record?.kind === "transaction", "a transaction record");
+    return { level: record.transaction.level, notes: record.transaction.errors };
+  };
+
+  it("is info when the SDK names none, as Relay defaults it, and the SDK's own when it names one", () => {
+    assert.deepEqual(levelOf(undefined), { level: "info", notes: [] });
+    assert.deepEqual(levelOf(null), { level: "info", notes: [] });
+    assert.deepEqual(levelOf("warning"), { level: "warning", notes: [] });
+  });
+
+  it("is error, with a note, when the SDK names one that does not exist, as for error events", () => {
+    assert.deepEqual(levelOf("loud"), { level: "error", notes: [{ type: "invalid_data", name: "level", value: "loud" }] });
+  });
+});
+
 describe("a transaction's stored payload", () => {
   it("has the same hidden class for every transaction of one shape, once the code is warm", () => {
     // V8's %HaveSameMap needs --allow-natives-syntax, so the check runs in a child process: an object
