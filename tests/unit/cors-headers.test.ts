@@ -5,12 +5,9 @@
  * process started with --allow-natives-syntax).
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { describe, it } from "node:test";
 import { CORS_HEADERS, corsHeadersWith } from "../../src/ingest/cors";
-
-const root = path.resolve(import.meta.dirname, "..", "..");
+import { runWithNatives, sourcePath } from "../helpers/natives";
 
 describe("corsHeadersWith", () => {
   it("returns the CORS headers and the given ones as a new object", () => {
@@ -32,7 +29,7 @@ describe("corsHeadersWith", () => {
 
   it("gives every answer the same hidden class, which a spread with more properties does not", () => {
     const script = `
-      const { CORS_HEADERS, corsHeadersWith } = await import(${JSON.stringify(path.join(root, "src/ingest/cors.ts"))});
+      const { CORS_HEADERS, corsHeadersWith } = await import(${sourcePath("src/ingest/cors.ts")});
       // As many answers as a server gives in a second: the first few spread objects still share one,
       // it is once the code is warm that each gets its own.
       const answers = Array.from({ length: 5000 }, (_, n) => n);
@@ -42,10 +39,6 @@ describe("corsHeadersWith", () => {
         assigned: %HaveSameMap(assigned[0], assigned[4998]) && %HaveSameMap(assigned[4998], assigned[4999]),
         spread: %HaveSameMap(spread[4998], spread[4999]),
       }));`;
-    const output = execFileSync(process.execPath, ["--allow-natives-syntax", "--import", "tsx", "--input-type=module", "-e", script], {
-      cwd: root,
-      encoding: "utf8",
-    });
-    assert.deepEqual(JSON.parse(output), { assigned: true, spread: false });
+    assert.deepEqual(JSON.parse(runWithNatives(script)), { assigned: true, spread: false });
   });
 });

@@ -8,11 +8,10 @@
  * same envelope with fresh ids compared object by object.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { execPath } from "node:process";
 import { describe, it } from "node:test";
+import { runWithNatives, sourcePath } from "../helpers/natives";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const fixtures = path.join(root, "tests", "fixtures", "envelopes");
@@ -24,15 +23,14 @@ const files = [...envelopeFiles(fixtures), ...envelopeFiles(path.join(fixtures, 
  * per fixture. `after` (JavaScript source of a function) may remake what ingest returned, to check the check.
  */
 function differingObjects(after = "(made) => made"): Record<string, string[]> {
-  const source = (file: string) => JSON.stringify(path.join(root, file));
   const script = `
     const { readFileSync } = await import("node:fs");
     const { randomBytes } = await import("node:crypto");
-    const { parseEnvelope } = await import(${source("src/ingest/envelope.ts")});
-    const { processEnvelope } = await import(${source("src/ingest/pipeline.ts")});
-    const { createItemRegistry } = await import(${source("src/items/index.ts")});
-    const { readSpanContainers } = await import(${source("src/storage/span-containers.ts")});
-    const { toCommitRecord } = await import(${source("src/storage/sqlite/commit-records.ts")});
+    const { parseEnvelope } = await import(${sourcePath("src/ingest/envelope.ts")});
+    const { processEnvelope } = await import(${sourcePath("src/ingest/pipeline.ts")});
+    const { createItemRegistry } = await import(${sourcePath("src/items/index.ts")});
+    const { readSpanContainers } = await import(${sourcePath("src/storage/span-containers.ts")});
+    const { toCommitRecord } = await import(${sourcePath("src/storage/sqlite/commit-records.ts")});
     const registry = createItemRegistry({ maxEventBytes: 1 << 20 });
     const FIXTURE_KEY = "0123456789abcdef0123456789abcdef";
     const ingest = (text) => {
@@ -62,11 +60,7 @@ function differingObjects(after = "(made) => made"): Record<string, string[]> {
       result[file.slice(${JSON.stringify(fixtures.length + 1)})] = out;
     }
     console.log(JSON.stringify(result));`;
-  const output = execFileSync(execPath, ["--allow-natives-syntax", "--import", "tsx", "--input-type=module", "-e", script], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  return JSON.parse(output) as Record<string, string[]>;
+  return JSON.parse(runWithNatives(script)) as Record<string, string[]>;
 }
 
 describe("the records ingest makes", () => {
