@@ -1,6 +1,7 @@
 import { AppError } from "../errors";
 import { INTERNAL_ITEM_TYPES, type ItemRegistry } from "../items";
 import { processEventPayload } from "../items/event";
+import { eventJsonWithoutDisplayParts } from "../items/event-json";
 import { outcome, type ItemContext, type ItemResult } from "../items/types";
 import type { IngestRecord } from "../storage/types";
 import type { Envelope } from "./envelope";
@@ -65,9 +66,9 @@ export function processStoreBody(body: Buffer, maxEventBytes: number, context: I
     throw new AppError("payload_too_large", `envelope exceeded size limits for type 'event' (${SIZE_LIMITS_LINK})`);
   }
   const sdkJson = body.toString("utf8");
-  let raw: unknown;
+  let raw: unknown = eventJsonWithoutDisplayParts(body);
   try {
-    raw = JSON.parse(sdkJson);
+    raw ??= JSON.parse(sdkJson);
   } catch (error) {
     throw new AppError("bad_request", `invalid JSON data: ${(error as Error).message}`);
   }

@@ -1,7 +1,7 @@
 import { groupEvent } from "../processing/grouping";
 import { indexedEventOf, userKeyOf, type NormalizeContext } from "../processing/normalize";
 import { sdkEventPayload } from "../processing/stored-event";
-import { jsonObjectOfText } from "./telemetry-values";
+import { eventJsonOf } from "./event-json";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
 
 const CATEGORY = "error";
@@ -41,7 +41,7 @@ export const eventItem = (maxBytes: number): ItemProcessor => ({
   maxBytes,
   process(item, context) {
     const sdkJson = item.payload.toString("utf8");
-    const raw = jsonObjectOfText(sdkJson);
+    const raw = eventJsonOf(item.payload, sdkJson);
     return raw ? processEventPayload(raw, sdkJson, context) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
   },
 });
