@@ -155,8 +155,13 @@ describe("event JSON for ingest", () => {
 
   it("gives ingest the same records as the whole event parsed by JSON.parse", () => {
     const context = contextFor(medium);
-    const records = process(mediumItem, context).records;
+    // With extra and modules too, so that ingest starting to read any of the dropped parts fails here.
+    const event = { ...(JSON.parse(mediumText) as Json), extra: { cart: { items: 3 } }, modules: { express: "4.21.2" } };
+    const text = JSON.stringify(event);
+    const item = { headers: mediumItem.headers, payload: Buffer.from(text) };
+    assert.notEqual(eventJsonWithoutDisplayParts(item.payload), undefined);
+    const records = process(item, context).records;
     assert.equal(records.length, 2);
-    assert.deepEqual(records, processEventPayload(JSON.parse(mediumText), mediumText, context).records);
+    assert.deepEqual(records, processEventPayload(JSON.parse(text), text, context).records);
   });
 });
