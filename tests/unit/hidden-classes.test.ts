@@ -16,7 +16,7 @@ import { runWithNatives, sourcePath } from "../helpers/natives";
 const root = path.resolve(import.meta.dirname, "..", "..");
 const fixtures = path.join(root, "tests", "fixtures", "envelopes");
 const envelopeFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith(".envelope")).map((name) => path.join(dir, name));
-const files = [...envelopeFiles(fixtures), ...envelopeFiles(path.join(fixtures, "telemetry"))];
+const files = ["", "telemetry", "bench"].flatMap((dir) => envelopeFiles(path.join(fixtures, dir)));
 
 /**
  * Paths (within the records) of the objects whose hidden class differed between two warm requests,
