@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateSync, gzipSync, inflateRawSync } from "node:zlib";
 import { readdressedEnvelope } from "../helpers/fixtures";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -32,6 +32,14 @@ async function expectError(response: Response, status: number, detail: string, c
   const body = (await response.json()) as unknown;
   assert.deepEqual({ status: response.status, body }, { status, body: causes ? { detail, causes } : { detail } });
   assert.equal(response.headers.get("access-control-allow-origin"), "*");
+}
+
+/** The SDK's event as stored (src/storage/stored-payload.ts: large ones deflated). */
+function storedEvent(eventId: string): { breadcrumbs: unknown[] } {
+  const row = db.prepare<[string], { payload: string | Buffer }>("SELECT payload FROM events WHERE event_id = ?").get(eventId);
+  assert.ok(row, `event ${eventId} is stored`);
+  const text = typeof row.payload === "string" ? row.payload : inflateRawSync(row.payload).toString("utf8");
+  return (JSON.parse(text) as { event: { breadcrumbs: unknown[] } }).event;
 }
 
 function stored(eventId: string): boolean {
@@ -96,6 +104,33 @@ describe("accepted requests", () => {
     const response = await post(`/api/${server.projectId}/store/?sentry_key=${server.publicKey}`, JSON.stringify({ event_id: eventId, message: "stored the old way" }));
     assert.deepEqual({ status: response.status, body: await response.json() }, { status: 200, body: { id: eventId } });
     assert.equal(stored(eventId), true);
+  });
+
+  it("stores a large event with breadcrumbs whole from both endpoints, and refuses it broken with JSON.parse's message", async () => {
+    const { body, eventId } = envelope("bench/node-medium-error");
+    const response = await post(authed(), body);
+    assert.deepEqual({ status: response.status, body: await response.json() }, { status: 200, body: { id: eventId } });
+    // Ingest reads it without its breadcrumbs (src/items/event-json.ts); the stored text keeps them.
+    assert.equal(storedEvent(eventId).breadcrumbs.length, 90);
+
+    const storeId = "d".repeat(32);
+    const eventJson = body.toString("utf8").split("\n").find((line) => line.startsWith('{"exception"'))!.split(eventId).join(storeId);
+    assert.ok(eventJson.length > 20_000);
+    const store = `/api/${server.projectId}/store/?sentry_key=${server.publicKey}`;
+    const storeResponse = await post(store, eventJson);
+    assert.deepEqual({ status: storeResponse.status, body: await storeResponse.json() }, { status: 200, body: { id: storeId } });
+    assert.equal(storedEvent(storeId).breadcrumbs.length, 90);
+
+    const broken = eventJson.slice(0, -1);
+    const parseError = (() => {
+      try {
+        JSON.parse(broken);
+        return "parsed";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    await expectError(await post(store, broken), 400, `invalid JSON data: ${parseError}`);
   });
 
   it("accepts envelopes with sessions, client reports and unknown item types, answering without an id", async () => {
