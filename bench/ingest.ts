@@ -27,7 +27,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { makeTemplate, median, openConnections, percentile, runLoad, type LoadResult, type Template } from "./load";
+import { makeTemplate, median, openConnections, paceWarning, percentile, runLoad, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
 import { INGEST_THREAD_NAME } from "../src/ingest/worker-protocol";
 import { CHECKPOINT_THREAD_NAME } from "../src/storage/sqlite/checkpoint-protocol";
@@ -365,6 +365,7 @@ async function runPeriscope(
       summary: [
         `${name}: ratio acknowledged requests/s ÷ bare node:http req/s ${requestRatio.toFixed(3)}, durable events/s ÷ bare req/s ${eventRatio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
         `${name}: server CPU by thread, % of one core: ${[...result.threadCpuPercent].map(([thread, percent]) => `${thread} ${Math.round(percent)}`).join(", ")}`,
+        ...[paceWarning(result.sent / result.seconds, rate)].filter((warning) => warning !== null).map((warning) => `${name}: ${warning}`),
       ],
       requestsPerSecond: result.accepted / result.seconds,
       cpuUsPerRequest: result.cpuUsPerRequest,

@@ -193,6 +193,19 @@ export async function runLoad(options: {
   return result;
 }
 
+/**
+ * Above this share of `--rate`, a paced run may have measured the pace, not the server: the load
+ * generator never offers more than the rate (the realistic mix at 7,000/s can show at most 4,900
+ * error events/s, and a fast machine reached 6,959 of the 7,000; docs/performance.md).
+ */
+export const PACE_BOUND_SHARE = 0.97;
+
+/** Why a paced run's throughput may be the pace's, or null when the server stayed clearly below it. */
+export function paceWarning(sentPerSecond: number, rate: number | undefined): string | null {
+  if (rate === undefined || sentPerSecond < rate * PACE_BOUND_SHARE) return null;
+  return `sent ${Math.round(sentPerSecond)} requests/s of the ${rate}/s offered (--rate): the pace may have set this figure, not the server; raise --rate to measure capacity`;
+}
+
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { makeTemplate, openConnections, runLoad, type Template } from "../../bench/load";
+import { makeTemplate, openConnections, paceWarning, runLoad, type Template } from "../../bench/load";
 
 const ENVELOPE = Buffer.from('{"event_id":"0123456789abcdef0123456789abcdef"}\n{"type":"event"}\n{"event_id":"0123456789abcdef0123456789abcdef"}\n');
 
@@ -64,5 +64,18 @@ describe("bench load generator", () => {
     await assert.rejects(runLoad({ url, templates, connections: 3, seconds: 0.1, over }), {
       message: "runLoad: 3 connections asked for, 2 given",
     });
+  });
+});
+
+describe("bench pace warning", () => {
+  it("warns when a paced run sent at 97 % of its rate or more, and not otherwise", () => {
+    assert.equal(
+      paceWarning(6959.4, 7000),
+      "sent 6959 requests/s of the 7000/s offered (--rate): the pace may have set this figure, not the server; raise --rate to measure capacity",
+    );
+    assert.equal(paceWarning(6790, 7000), "sent 6790 requests/s of the 7000/s offered (--rate): the pace may have set this figure, not the server; raise --rate to measure capacity");
+    assert.equal(paceWarning(6789, 7000), null);
+    assert.equal(paceWarning(6371, 8000), null);
+    assert.equal(paceWarning(50_000, undefined), null);
   });
 });
