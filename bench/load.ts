@@ -198,7 +198,7 @@ export async function runLoad(options: {
  * generator never offers more than the rate (the realistic mix at 7,000/s can show at most 4,900
  * error events/s, and a fast machine reached 6,959 of the 7,000; docs/performance.md).
  */
-export const PACE_BOUND_SHARE = 0.97;
+const PACE_BOUND_SHARE = 0.97;
 
 /** Why a paced run's throughput may be the pace's, or null when the server stayed clearly below it. */
 export function paceWarning(sentPerSecond: number, rate: number | undefined): string | null {

@@ -37,8 +37,14 @@ export function eventJsonWithoutDisplayParts(payload: Buffer): JsonObject | unde
   // Invalid UTF-8 goes the usual way, where decoding replaces it before parsing: SQLite would keep
   // the bytes, and the fields would then decode apart from the stored text's.
   if (!isUtf8(payload)) return undefined;
-  dropDisplayParts ??= new Database(":memory:").prepare<[Buffer], string | null>(DROP_DISPLAY_PARTS).pluck();
-  const text = dropDisplayParts.get(payload);
+  let text: string | null | undefined;
+  try {
+    dropDisplayParts ??= new Database(":memory:").prepare<[Buffer], string | null>(DROP_DISPLAY_PARTS).pluck();
+    text = dropDisplayParts.get(payload);
+  } catch {
+    // Only a failure of SQLite itself (out of memory) lands here: V8 decides, so a good event is never lost to it.
+    return undefined;
+  }
   const rest = typeof text === "string" ? jsonObjectOfText(text) : undefined;
   // json_remove drops the first of repeated keys only; JSON.parse keeps the last of them.
   return rest && !("breadcrumbs" in rest || "extra" in rest || "modules" in rest) ? rest : undefined;
