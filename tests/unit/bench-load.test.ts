@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { makeTemplate, openConnections, paceWarning, runLoad, type Template } from "../../bench/load";
+import { IdSource, makeTemplate, openConnections, paceWarning, runLoad, type Template } from "../../bench/load";
 
 const ENVELOPE = Buffer.from('{"event_id":"0123456789abcdef0123456789abcdef"}\n{"type":"event"}\n{"event_id":"0123456789abcdef0123456789abcdef"}\n');
 
@@ -64,6 +64,18 @@ describe("bench load generator", () => {
     await assert.rejects(runLoad({ url, templates, connections: 3, seconds: 0.1, over }), {
       message: "runLoad: 3 connections asked for, 2 given",
     });
+  });
+});
+
+describe("bench id source", () => {
+  it("hands out distinct 32-hex ids across draws, and an id handed out is not overwritten by the next draw", () => {
+    const source = new IdSource();
+    const ids = Array.from({ length: 3000 }, () => source.take());
+    const first = ids[0]!.toString("latin1");
+    const texts = ids.map((id) => id.toString("latin1"));
+    assert.equal(new Set(texts).size, 3000);
+    assert.deepEqual(texts.filter((text) => !/^[0-9a-f]{32}$/.test(text)), []);
+    assert.equal(ids[0]!.toString("latin1"), first, "the first id, taken three draws ago, is unchanged");
   });
 });
 
