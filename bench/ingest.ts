@@ -359,13 +359,14 @@ async function runPeriscope(
     // durable error events against the bare server's requests. They differ only in the realistic mix.
     const requestRatio = result.accepted / result.seconds / baselineRate;
     const eventRatio = (result.acceptedIds.length - missing) / result.seconds / baselineRate;
+    const paced = paceWarning(result.sent / result.seconds, rate);
     return {
       // Durable = events of the measured run that were acknowledged and found stored (warm-up excluded).
       row: row(`periscope (${name})`, result, rss, result.acceptedIds.length - missing, idleRss),
       summary: [
         `${name}: ratio acknowledged requests/s ÷ bare node:http req/s ${requestRatio.toFixed(3)}, durable events/s ÷ bare req/s ${eventRatio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
         `${name}: server CPU by thread, % of one core: ${[...result.threadCpuPercent].map(([thread, percent]) => `${thread} ${Math.round(percent)}`).join(", ")}`,
-        ...[paceWarning(result.sent / result.seconds, rate)].filter((warning) => warning !== null).map((warning) => `${name}: ${warning}`),
+        ...(paced === null ? [] : [`${name}: ${paced}`]),
       ],
       requestsPerSecond: result.accepted / result.seconds,
       cpuUsPerRequest: result.cpuUsPerRequest,

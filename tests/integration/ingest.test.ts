@@ -6,9 +6,10 @@ import Database from "better-sqlite3";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { brotliCompressSync, deflateSync, gzipSync, inflateRawSync } from "node:zlib";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { readdressedEnvelope } from "../helpers/fixtures";
 import { startServer, type TestServer } from "../helpers/server";
+import { unpackPayload } from "../../src/storage/stored-payload";
 
 
 let server: TestServer;
@@ -34,12 +35,11 @@ async function expectError(response: Response, status: number, detail: string, c
   assert.equal(response.headers.get("access-control-allow-origin"), "*");
 }
 
-/** The SDK's event as stored (src/storage/stored-payload.ts: large ones deflated). */
+/** The SDK's event as stored (large ones deflated: src/storage/stored-payload.ts). */
 function storedEvent(eventId: string): { breadcrumbs: unknown[] } {
   const row = db.prepare<[string], { payload: string | Buffer }>("SELECT payload FROM events WHERE event_id = ?").get(eventId);
   assert.ok(row, `event ${eventId} is stored`);
-  const text = typeof row.payload === "string" ? row.payload : inflateRawSync(row.payload).toString("utf8");
-  return (JSON.parse(text) as { event: { breadcrumbs: unknown[] } }).event;
+  return (JSON.parse(unpackPayload(row.payload)) as { event: { breadcrumbs: unknown[] } }).event;
 }
 
 function stored(eventId: string): boolean {
