@@ -27,7 +27,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { makeTemplate, median, openConnections, paceWarning, percentile, runLoad, type LoadResult, type Template } from "./load";
+import { makeTemplate, median, openConnections, paceWarning, percentile, ratesBySlice, runLoad, SLICE_SECONDS, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
 import { INGEST_THREAD_NAME } from "../src/ingest/worker-protocol";
 import { CHECKPOINT_THREAD_NAME } from "../src/storage/sqlite/checkpoint-protocol";
@@ -317,6 +317,13 @@ async function warmedRun(pid: number, options: Omit<Parameters<typeof runLoad>[0
   }
 }
 
+/** Throughput per slice of the run, and the last slice against the first. */
+function slicesLine(result: LoadResult): string {
+  const rates = ratesBySlice(result.acceptedPerSlice, result.seconds);
+  const trend = rates.length > 1 && rates[0]! > 0 ? `; last ÷ first ${(rates.at(-1)! / rates[0]!).toFixed(2)}` : "";
+  return `acknowledged requests/s per ${SLICE_SECONDS} s of the run: ${rates.map((rate) => Math.round(rate)).join(", ")}${trend}`;
+}
+
 /** --compare DIR: another checkout (its own node_modules and build) to alternate with this one. */
 const compareRoot = args.compare ? path.resolve(args.compare) : null;
 if (compareRoot && !existsSync(path.join(compareRoot, "scripts", "start.mjs"))) {
@@ -366,6 +373,7 @@ async function runPeriscope(
       summary: [
         `${name}: ratio acknowledged requests/s ÷ bare node:http req/s ${requestRatio.toFixed(3)}, durable events/s ÷ bare req/s ${eventRatio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
         `${name}: server CPU by thread, % of one core: ${[...result.threadCpuPercent].map(([thread, percent]) => `${thread} ${Math.round(percent)}`).join(", ")}`,
+        `${name}: ${slicesLine(result)}`,
         ...(paced === null ? [] : [`${name}: ${paced}`]),
       ],
       requestsPerSecond: result.accepted / result.seconds,

@@ -15,6 +15,20 @@ export interface LoadResult {
   seconds: number;
   latenciesMs: number[];
   acceptedIds: string[];
+  /** Accepted answers per SLICE_SECONDS of the run, in order (ratesBySlice turns them into rates). */
+  acceptedPerSlice: number[];
+}
+
+/**
+ * Seconds per slice of a run's throughput over time. A server whose database grows by tens of MB a
+ * second answers more slowly late in a 60 s run than early (docs/performance.md), which one figure
+ * for the whole run hides.
+ */
+export const SLICE_SECONDS = 10;
+
+/** Per slice, answers per second; the last slice counts over the rest of the run's `seconds`, its answers after the deadline included. */
+export function ratesBySlice(counts: number[], seconds: number): number[] {
+  return counts.map((count, index) => count / (index === counts.length - 1 ? seconds - index * SLICE_SECONDS : SLICE_SECONDS));
 }
 
 /**
@@ -181,7 +195,9 @@ export async function runLoad(options: {
     );
   // One head per template, made once: a template's body length never changes.
   const heads = new Map(options.templates.map((template) => [template, headOf(bodyLength(template))]));
-  const result: LoadResult = { sent: 0, accepted: 0, rejected: {}, seconds: options.seconds, latenciesMs: [], acceptedIds: [] };
+  const slices = Math.max(1, Math.ceil(options.seconds / SLICE_SECONDS));
+  const acceptedPerSlice = new Array<number>(slices).fill(0);
+  const result: LoadResult = { sent: 0, accepted: 0, rejected: {}, seconds: options.seconds, latenciesMs: [], acceptedIds: [], acceptedPerSlice };
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
   let next = 0;
@@ -198,10 +214,13 @@ export async function runLoad(options: {
       const template = options.templates[index % options.templates.length]!;
       const { chunks, eventId } = render(template, heads.get(template)!, ids);
       const status = await connection.send(chunks);
-      result.latenciesMs.push(performance.now() - scheduled);
+      const answeredAt = performance.now();
+      result.latenciesMs.push(answeredAt - scheduled);
       result.sent++;
       if (status === 200) {
         result.accepted++;
+        // Answers that arrive after the deadline (requests sent before it) count in the last slice.
+        acceptedPerSlice[Math.min(slices - 1, Math.floor((answeredAt - started) / (SLICE_SECONDS * 1000)))]!++;
         if (eventId) result.acceptedIds.push(eventId);
       } else {
         result.rejected[String(status)] = (result.rejected[String(status)] ?? 0) + 1;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { IdSource, makeTemplate, openConnections, paceWarning, runLoad, type Template } from "../../bench/load";
+import { IdSource, makeTemplate, openConnections, paceWarning, ratesBySlice, runLoad, SLICE_SECONDS, type Template } from "../../bench/load";
 
 const ENVELOPE = Buffer.from('{"event_id":"0123456789abcdef0123456789abcdef"}\n{"type":"event"}\n{"event_id":"0123456789abcdef0123456789abcdef"}\n');
 
@@ -48,6 +48,8 @@ describe("bench load generator", () => {
       assert.ok(result.sent > 0);
       assert.deepEqual({ accepted: result.accepted, rejected: result.rejected }, { accepted: result.sent, rejected: {} });
       assert.equal(result.acceptedIds.length, result.sent);
+      // A run shorter than a slice has one, holding every answer, those after the deadline too.
+      assert.deepEqual(result.acceptedPerSlice, [result.accepted]);
     }
     // Every request carried a fresh event id in both places the template had one.
     const ids = bodies.map((body) => {
@@ -90,5 +92,15 @@ describe("bench pace warning", () => {
     assert.equal(paceWarning(6789, 7000), null);
     assert.equal(paceWarning(6371, 8000), null);
     assert.equal(paceWarning(50_000, undefined), null);
+  });
+});
+
+describe("bench throughput per slice", () => {
+  it("divides each slice's answers by its length, the last by what was left of the run", () => {
+    assert.equal(SLICE_SECONDS, 10);
+    assert.deepEqual(ratesBySlice([70_000, 60_000, 2_750], 25.5), [7_000, 6_000, 500]);
+    assert.deepEqual(ratesBySlice([70_000, 60_500], 20.05), [7_000, 60_500 / 10.05]);
+    assert.deepEqual(ratesBySlice([0, 4_000], 20), [0, 400]);
+    assert.deepEqual(ratesBySlice([300], 0.25), [1_200]);
   });
 });
