@@ -54,6 +54,7 @@ const { values: args } = parseArgs({
 const DATABASE_URL =
   process.env.PERISCOPE_BENCH_DATABASE_URL || process.env.PERISCOPE_TEST_DATABASE_URL || "postgres://periscope:periscope@127.0.0.1:5432/periscope_test";
 const seconds = Number(args.seconds);
+if (!(seconds > 0)) throw new Error(`--seconds takes a number of seconds above 0, not "${args.seconds}"`);
 const connections = Number(args.connections);
 
 const FIXTURES = ["node-error-cause", "node-message", "node-fingerprint", "browser-uncaught-error"];

@@ -26,6 +26,11 @@ export interface LoadResult {
  */
 export const SLICE_SECONDS = 10;
 
+/** The slice of a run of `slices` slices that an answer `elapsedMs` after the start counts in; answers after the deadline count in the last. */
+export function sliceOf(elapsedMs: number, slices: number): number {
+  return Math.min(slices - 1, Math.floor(elapsedMs / (SLICE_SECONDS * 1000)));
+}
+
 /** Per slice, answers per second; the last slice counts over the rest of the run's `seconds`, its answers after the deadline included. */
 export function ratesBySlice(counts: number[], seconds: number): number[] {
   return counts.map((count, index) => count / (index === counts.length - 1 ? seconds - index * SLICE_SECONDS : SLICE_SECONDS));
@@ -219,8 +224,7 @@ export async function runLoad(options: {
       result.sent++;
       if (status === 200) {
         result.accepted++;
-        // Answers that arrive after the deadline (requests sent before it) count in the last slice.
-        acceptedPerSlice[Math.min(slices - 1, Math.floor((answeredAt - started) / (SLICE_SECONDS * 1000)))]!++;
+        acceptedPerSlice[sliceOf(answeredAt - started, slices)]!++;
         if (eventId) result.acceptedIds.push(eventId);
       } else {
         result.rejected[String(status)] = (result.rejected[String(status)] ?? 0) + 1;

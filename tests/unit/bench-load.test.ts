@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { IdSource, makeTemplate, openConnections, paceWarning, ratesBySlice, runLoad, SLICE_SECONDS, type Template } from "../../bench/load";
+import { IdSource, makeTemplate, openConnections, paceWarning, ratesBySlice, runLoad, SLICE_SECONDS, sliceOf, type Template } from "../../bench/load";
 
 const ENVELOPE = Buffer.from('{"event_id":"0123456789abcdef0123456789abcdef"}\n{"type":"event"}\n{"event_id":"0123456789abcdef0123456789abcdef"}\n');
 
@@ -102,5 +102,11 @@ describe("bench throughput per slice", () => {
     assert.deepEqual(ratesBySlice([70_000, 60_500], 20.05), [7_000, 60_500 / 10.05]);
     assert.deepEqual(ratesBySlice([0, 4_000], 20), [0, 400]);
     assert.deepEqual(ratesBySlice([300], 0.25), [1_200]);
+  });
+
+  it("counts an answer in the slice of its time since the start, and one after the deadline in the last", () => {
+    assert.deepEqual([0, 9_999, 10_000, 25_000, 59_999].map((ms) => sliceOf(ms, 6)), [0, 0, 1, 2, 5]);
+    assert.deepEqual([60_000, 60_040].map((ms) => sliceOf(ms, 6)), [5, 5]);
+    assert.equal(sliceOf(250, 1), 0);
   });
 });
