@@ -11,7 +11,9 @@ import next from "next";
 import { ConfigError, loadConfig, type Config } from "./src/config";
 import { AppError } from "./src/errors";
 import { discardRest } from "./src/ingest/body";
+import { directIngest } from "./src/ingest/direct";
 import { handleIngest, sendIngestError, type IngestDeps } from "./src/ingest/http";
+import { DirectServer } from "./src/http/direct-server";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
@@ -121,6 +123,14 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   server.requestTimeout = config.http.requestTimeoutMs;
   server.keepAliveTimeout = 5_000;
   server.maxConnections = config.http.maxConnections;
+  // SDKs' ingest requests are read off the socket ahead of node:http; every other connection is node:http's.
+  const direct = new DirectServer(server, {
+    handlerFor: directIngest(deps),
+    maxBodyBytes: config.limits.maxRequestBytes,
+    headersTimeoutMs: config.http.headersTimeoutMs,
+    requestTimeoutMs: config.http.requestTimeoutMs,
+    keepAliveTimeoutMs: server.keepAliveTimeout,
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -156,7 +166,10 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     stopping ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      direct.closeIdleConnections();
       await closed;
+      const { answered, handedOver } = direct.counts;
+      logger.info(`Ingest requests answered straight off the socket: ${answered}; connections handed to node:http: ${handedOver}`);
       await sink.close();
       await app.close();
       await storage.close();

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import type { Config } from "../config";
 import { AppError } from "../errors";
 import type { ItemContext } from "../items/types";
@@ -21,6 +20,12 @@ export interface IngestDeps {
   captureServerException: CaptureServerException;
 }
 
+/** Who sent the request, as the items' context records it. */
+export interface IngestClient {
+  address: string | undefined;
+  userAgent: string | undefined;
+}
+
 export interface Expected {
   /** The project the URL names (null for the legacy `/api/store/`). */
   projectId: string | null;
@@ -36,7 +41,7 @@ const rejected = (cause: string) =>
  * and belong to the expected project (and organisation); then the items become records.
  */
 export async function acceptAuthenticated(
-  req: IncomingMessage,
+  client: IngestClient,
   body: Buffer,
   envelope: Envelope | null,
   credentials: Credentials,
@@ -56,8 +61,8 @@ export async function acceptAuthenticated(
     projectId: project.id,
     envelopeHeaders: envelope?.headers ?? {},
     receivedAt: Date.now(),
-    clientIp: req.socket.remoteAddress,
-    userAgent: req.headers["user-agent"],
+    clientIp: client.address,
+    userAgent: client.userAgent,
   };
   return envelope ? { kind: "envelope", items: envelope.items, context } : { kind: "store", body, context };
 }

@@ -148,7 +148,26 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits): Promis
     discardRest(req);
     throw error;
   }
-  let body = await readWire(req, limits.maxRequestBytes);
+  return decodeWith(codings, await readWire(req, limits.maxRequestBytes), limits);
+}
+
+/**
+ * A body already read whole (the direct ingest path, src/http/direct-server.ts), decoded as
+ * readBody decodes: the wire limit first, then the codings under the envelope limit.
+ */
+export function decodeBody(wire: Buffer, contentEncoding: string | undefined, limits: BodyLimits): Promise<Buffer> {
+  if (wire.length > limits.maxRequestBytes) {
+    return Promise.reject(new AppError("payload_too_large", `request body exceeds ${limits.maxRequestBytes} bytes`));
+  }
+  try {
+    return decodeWith(contentCodings(contentEncoding), wire, limits);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+async function decodeWith(codings: Coding[], wire: Buffer, limits: BodyLimits): Promise<Buffer> {
+  let body = wire;
   // zlib refuses a maxOutputLength above the largest Buffer Node can make.
   const maxOutputLength = Math.min(limits.maxEnvelopeBytes, bufferConstants.MAX_LENGTH);
   // An empty body has nothing to decode; the envelope parser answers "empty request body".

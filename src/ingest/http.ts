@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { AppError, errorBody, httpStatusOf } from "../errors";
-import { acceptAuthenticated, type IngestDeps } from "./accept";
+import { acceptAuthenticated, type IngestClient, type IngestDeps } from "./accept";
 import { credentialsFromEnvelopeHeader, extractRequestCredentials, parseDsn, type Credentials } from "./auth";
 import { discardRest, readBody } from "./body";
 import { corsHeadersWith, setCorsHeaders } from "./cors";
@@ -10,6 +10,25 @@ import type { IngestJob } from "./sink";
 import { tunnel } from "./tunnel";
 
 export type { IngestDeps } from "./accept";
+
+/**
+ * What an ingest request is answered with, whichever server reads it: node:http (handleIngest) or
+ * the direct path that reads ingest requests straight off the socket (src/http/direct-server.ts).
+ */
+export interface IngestAnswer {
+  status: number;
+  headers: Record<string, string | number>;
+  body: string;
+}
+
+/** What the envelope and store endpoints read of a request besides its body. */
+export interface IngestRequestHead {
+  method: string;
+  /** The path alone, for self-monitoring's report of a fault. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  client: IngestClient;
+}
 
 /**
  * The ingest door: route + auth → body → envelope → sink (items → group commit) → 200 {id}.
@@ -24,9 +43,14 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
     res.writeHead(200, corsHeadersWith({ "Content-Length": "0" })).end();
     return;
   }
-  try {
-    if (req.method !== "POST") throw new AppError("method_not_allowed", `method not allowed: ${req.method ?? "?"} (use POST)`);
-    if (route.endpoint === "tunnel") {
+  const head: IngestRequestHead = {
+    method: req.method ?? "?",
+    path: req.url?.split("?")[0] ?? "/",
+    headers: req.headers,
+    client: { address: req.socket.remoteAddress, userAgent: req.headers["user-agent"] },
+  };
+  if (route.endpoint === "tunnel" && head.method === "POST") {
+    try {
       const result = await tunnel(req, route, deps);
       if (result.kind === "forwarded") {
         setCorsHeaders(res);
@@ -34,52 +58,80 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
         res.writeHead(result.status, Object.assign({}, result.headers, { "Content-Length": result.body.length })).end(result.body);
         return;
       }
-      await answer(res, result.job, deps);
-      return;
+      writeAnswer(res, await committedAnswer(deps.sink.ingest(result.job)));
+    } catch (error) {
+      writeAnswer(res, faultAnswer(error, head, deps));
     }
-    await answer(res, await receive(req, route, deps), deps);
+  } else {
+    writeAnswer(res, await ingestAnswer(head, route, () => readBody(req, deps.config.limits), deps));
+  }
+  // A request refused before its body was read must not leave the socket half-read; past 1 MiB the
+  // connection is closed instead of reading an upload we already refused.
+  if (!req.complete) discardRest(req);
+}
+
+/**
+ * The answer to a request to the envelope or store endpoint, once it is committed or refused.
+ * `body` reads and decodes the body; it is called only after the credentials were found, so a store
+ * request without any is refused before its body is read. Never rejects.
+ */
+export async function ingestAnswer(
+  head: IngestRequestHead,
+  route: IngestRoute,
+  body: () => Promise<Buffer>,
+  deps: IngestDeps,
+): Promise<IngestAnswer> {
+  try {
+    if (head.method !== "POST") throw new AppError("method_not_allowed", `method not allowed: ${head.method} (use POST)`);
+    return await committedAnswer(deps.sink.ingest(await receive(head, route, body, deps)));
   } catch (error) {
-    if (!(error instanceof AppError)) {
-      void deps.captureServerException(error, { mechanism: "ingest", path: req.url?.split("?")[0], method: req.method });
-    }
-    sendIngestError(res, error instanceof AppError ? error : new AppError("unavailable", "internal error while ingesting"));
-    // A request refused before its body was read must not leave the socket half-read; past 1 MiB the
-    // connection is closed instead of reading an upload we already refused.
-    if (!req.complete) discardRest(req);
+    return faultAnswer(error, head, deps);
   }
 }
 
 /** 200 only after the records are committed: acknowledged means stored. */
-async function answer(res: ServerResponse, job: IngestJob, deps: IngestDeps): Promise<void> {
-  const eventId = await deps.sink.ingest(job);
-  send(res, 200, eventId ? { id: eventId } : {});
+async function committedAnswer(committed: Promise<string | null>): Promise<IngestAnswer> {
+  const eventId = await committed;
+  return jsonAnswer(200, eventId ? { id: eventId } : {});
+}
+
+/** An AppError's answer; anything else is our fault, reported to self-monitoring and answered 503. */
+function faultAnswer(error: unknown, head: IngestRequestHead, deps: IngestDeps): IngestAnswer {
+  if (error instanceof AppError) return errorAnswer(error);
+  void deps.captureServerException(error, { mechanism: "ingest", path: head.path, method: head.method });
+  return errorAnswer(new AppError("unavailable", "internal error while ingesting"));
 }
 
 /** Sentry-style error answer, with CORS so browser SDKs can read it. */
-export function sendIngestError(res: ServerResponse, error: AppError): void {
-  if (error.retryAfterSeconds !== null) res.setHeader("Retry-After", String(error.retryAfterSeconds));
+export function errorAnswer(error: AppError): IngestAnswer {
+  const answer = jsonAnswer(httpStatusOf(error.code), errorBody(error));
+  if (error.retryAfterSeconds !== null) answer.headers["Retry-After"] = String(error.retryAfterSeconds);
   // SDKs read X-Sentry-Rate-Limits before Retry-After; an empty category list means every category.
-  if (error.code === "rate_limited") res.setHeader("X-Sentry-Rate-Limits", `${error.retryAfterSeconds ?? 60}::organization`);
+  if (error.code === "rate_limited") answer.headers["X-Sentry-Rate-Limits"] = `${error.retryAfterSeconds ?? 60}::organization`;
   // Header values must be printable ASCII; the body carries the exact text.
-  res.setHeader("X-Sentry-Error", error.message.replace(/[^\x20-\x7e]/g, "?"));
-  send(res, httpStatusOf(error.code), errorBody(error));
+  answer.headers["X-Sentry-Error"] = error.message.replace(/[^\x20-\x7e]/g, "?");
+  return answer;
 }
 
-async function receive(req: IncomingMessage, route: IngestRoute, deps: IngestDeps): Promise<IngestJob> {
-  const requestCredentials = extractRequestCredentials(req.headers, route.query);
+export function sendIngestError(res: ServerResponse, error: AppError): void {
+  writeAnswer(res, errorAnswer(error));
+}
+
+async function receive(head: IngestRequestHead, route: IngestRoute, readBody: () => Promise<Buffer>, deps: IngestDeps): Promise<IngestJob> {
+  const requestCredentials = extractRequestCredentials(head.headers, route.query);
   if (!requestCredentials && route.endpoint === "store") {
     throw new AppError("unauthorized", "missing authorization information");
   }
-  const body = await readBody(req, deps.config.limits);
+  const body = await readBody();
   if (body.length === 0) throw new AppError("bad_request", "empty request body");
 
   // Without request auth the envelope header must authenticate before its framing is judged (401 before 400).
   const credentials = requestCredentials ?? credentialsFromEnvelopeHeader(readEnvelopeHeader(body)).credentials;
   const asEnvelope =
-    route.endpoint === "envelope" || (req.headers["content-type"] ?? "").startsWith("application/x-sentry-envelope");
+    route.endpoint === "envelope" || (head.headers["content-type"] ?? "").startsWith("application/x-sentry-envelope");
   const envelope = asEnvelope ? parseEnvelope(body) : null;
   if (envelope && requestCredentials) checkHeaderDsn(envelope, requestCredentials, route);
-  return acceptAuthenticated(req, body, envelope, credentials, { projectId: route.projectId }, deps);
+  return acceptAuthenticated(head.client, body, envelope, credentials, { projectId: route.projectId }, deps);
 }
 
 /** Request auth and the envelope header's dsn must name the same key and project (§2.2). */
@@ -96,10 +148,12 @@ function checkHeaderDsn(envelope: Envelope, credentials: Credentials, route: Ing
   }
 }
 
-/** Every ingest answer, with CORS so browser SDKs can read it. */
-function send(res: ServerResponse, status: number, body: unknown): void {
+/** Every ingest answer carries CORS headers, so browser SDKs can read it. */
+function jsonAnswer(status: number, body: unknown): IngestAnswer {
   const json = JSON.stringify(body);
-  res
-    .writeHead(status, corsHeadersWith({ "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) }))
-    .end(json);
+  return { status, headers: corsHeadersWith({ "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) }), body: json };
+}
+
+function writeAnswer(res: ServerResponse, answer: IngestAnswer): void {
+  res.writeHead(answer.status, answer.headers).end(answer.body);
 }

@@ -95,7 +95,8 @@ export async function tunnel(req: IncomingMessage, route: IngestRoute, deps: Ing
     throw new AppError("forbidden", `DSN not allowed: it names host ${hostOf(dsn)}, but this server is ${ownHost}`);
   }
   const credentials: Credentials = { publicKey: dsn.publicKey, version: 7, client: null, source: "envelope" };
-  const job = await acceptAuthenticated(req, body, parseEnvelope(body), credentials, { projectId: target.p, organizationId: target.o }, deps);
+  const client = { address: req.socket.remoteAddress, userAgent: req.headers["user-agent"] };
+  const job = await acceptAuthenticated(client, body, parseEnvelope(body), credentials, { projectId: target.p, organizationId: target.o }, deps);
   return { kind: "local", job };
 }
 

@@ -1,0 +1,293 @@
+/**
+ * Reads the requests a handler claims (the SDKs' ingest requests) straight off the socket, ahead of
+ * node:http, and answers them itself. node:http costs ≈ 10 µs of CPU per request more than a bare
+ * socket reader on this path (docs/performance.md), and the thread that serves HTTP is the one
+ * whose every µs costs throughput.
+ *
+ * Every connection starts here. The first request the handler does not claim, or that
+ * request-head.ts does not take as it is, goes to node:http with every byte read so far, and the
+ * connection stays with node:http from then on: it answers that request and everything after it
+ * exactly as it would have without this reader (errors, upgrades, chunked bodies, Next's pages).
+ *
+ * What node:http would enforce, this reader enforces on the requests it keeps: the header and
+ * request timeouts (408, then the connection is closed), the keep-alive timeout, the head size
+ * limit (by handing the request over), and, at shutdown, closing idle connections and closing the
+ * others after their answer. The connection cap is the listening server's, applied before either
+ * reader sees a socket.
+ */
+import { STATUS_CODES, type Server } from "node:http";
+import type { Socket } from "node:net";
+import { parseRequestHead, type RequestHead } from "./request-head";
+
+export interface DirectAnswer {
+  status: number;
+  headers: Record<string, string | number>;
+  body: string;
+}
+
+/** Answers one request whose whole body was read. Must not reject. */
+export type DirectHandler = (head: RequestHead, body: Buffer, socket: Socket) => Promise<DirectAnswer>;
+
+export interface DirectServerOptions {
+  /** The handler of a request this reader serves, or null: the connection goes to node:http. */
+  handlerFor(head: RequestHead): DirectHandler | null;
+  /** A longer body goes to node:http, which refuses it as it always has. */
+  maxBodyBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
+/** node:http's default limit on a request head; a longer one is handed over for node:http's 431. */
+const MAX_HEAD_BYTES = 16 * 1024;
+/** Bytes of a next request read while one is being answered, before reading pauses until the answer is out. */
+const MAX_READ_AHEAD = 64 * 1024;
+const HEAD_END = Buffer.from("\r\n\r\n");
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+/** As node:http answers a request that timed out or stopped in the middle. */
+const REQUEST_TIMEOUT = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n";
+const BAD_REQUEST = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n";
+const INTERNAL_ERROR: DirectAnswer = { status: 500, headers: { "Content-Length": 0 }, body: "" };
+
+type ConnectionListener = (this: Server, socket: Socket) => void;
+
+export class DirectServer {
+  closing = false;
+  /** Requests answered here, and connections handed to node:http: for tests and the benchmark. */
+  readonly counts = { answered: 0, handedOver: 0 };
+  private readonly connections = new Set<DirectConnection>();
+  private readonly nodeListeners: ConnectionListener[];
+
+  constructor(
+    private readonly server: Server,
+    readonly options: DirectServerOptions,
+  ) {
+    // node:http's own connection listener runs only for the connections handed over.
+    this.nodeListeners = server.listeners("connection") as ConnectionListener[];
+    server.removeAllListeners("connection");
+    server.on("connection", (socket: Socket) => {
+      this.connections.add(new DirectConnection(socket, this));
+    });
+    const sweepMs = Math.max(250, Math.min(options.headersTimeoutMs, options.requestTimeoutMs, options.keepAliveTimeoutMs) / 4);
+    const sweep = setInterval(() => this.expire(), sweepMs).unref();
+    server.once("close", () => clearInterval(sweep));
+  }
+
+  /** At shutdown: idle connections close now, the others once their request is answered. */
+  closeIdleConnections(): void {
+    this.closing = true;
+    for (const connection of this.connections) connection.closeIfIdle();
+  }
+
+  /** Destroys every connection still read here, mid-request or not (node:http's closeAllConnections does not see them). */
+  closeAllConnections(): void {
+    this.closing = true;
+    for (const connection of this.connections) connection.destroy();
+  }
+
+  handOver(connection: DirectConnection, socket: Socket, buffered: Buffer[]): void {
+    this.connections.delete(connection);
+    this.counts.handedOver++;
+    for (const listener of this.nodeListeners) listener.call(this.server, socket);
+    // node:http reads the bytes already read first: resume() emits them before the next read arrives.
+    for (let index = buffered.length - 1; index >= 0; index--) socket.unshift(buffered[index]!);
+    socket.resume();
+  }
+
+  forget(connection: DirectConnection): void {
+    this.connections.delete(connection);
+  }
+
+  private expire(): void {
+    const now = Date.now();
+    for (const connection of this.connections) connection.expire(now);
+  }
+}
+
+type Phase = "idle" | "head" | "body" | "answering" | "closed";
+
+class DirectConnection {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private phase: Phase = "idle";
+  /** When the request being read started, or since when the connection is idle. */
+  private since = Date.now();
+  private head: RequestHead | null = null;
+  private handler: DirectHandler | null = null;
+  private headBytes = 0;
+  private clientEnded = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly direct: DirectServer,
+  ) {
+    socket.on("data", this.onData);
+    socket.on("end", this.onEnd);
+    socket.on("error", this.onError);
+    socket.on("close", this.onClose);
+  }
+
+  closeIfIdle(): void {
+    if (this.phase === "idle" && this.size === 0) this.socket.destroy();
+  }
+
+  destroy(): void {
+    this.phase = "closed";
+    this.socket.destroy();
+  }
+
+  expire(now: number): void {
+    const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = this.direct.options;
+    if (this.phase === "idle" && now - this.since > keepAliveTimeoutMs) {
+      this.socket.destroy();
+    } else if ((this.phase === "head" && now - this.since > headersTimeoutMs) || (this.phase === "body" && now - this.since > requestTimeoutMs)) {
+      this.phase = "closed";
+      this.socket.write(REQUEST_TIMEOUT);
+      this.socket.destroy();
+    }
+  }
+
+  private readonly onData = (chunk: Buffer) => {
+    if (this.phase === "closed") return;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    if (this.phase === "answering") {
+      if (this.size > MAX_READ_AHEAD) this.socket.pause();
+      return;
+    }
+    this.advance();
+  };
+
+  private readonly onEnd = () => {
+    this.clientEnded = true;
+    // Answered first, then closed (respond).
+    if (this.phase === "answering" || this.phase === "closed") return;
+    this.phase = "closed";
+    // A request the client stopped sending in the middle gets node:http's answer to that.
+    if (this.size === 0) this.socket.end();
+    else this.socket.end(BAD_REQUEST);
+  };
+
+  private readonly onError = () => {
+    this.socket.destroy();
+  };
+
+  private readonly onClose = () => {
+    this.phase = "closed";
+    this.direct.forget(this);
+  };
+
+  private advance(): void {
+    if (this.phase === "idle") {
+      if (this.size === 0) return;
+      this.phase = "head";
+      this.since = Date.now();
+    }
+    if (this.phase === "head" && !this.readHead()) return;
+    if (this.phase === "body" && this.size >= this.headBytes + this.head!.contentLength) this.answer();
+  }
+
+  /** True once a head this reader serves is read; a head it does not serve is handed over. */
+  private readHead(): boolean {
+    const data = this.joined();
+    const end = data.indexOf(HEAD_END);
+    if (end < 0) {
+      // Longer than node:http allows, or lines ending in a bare LF, which request-head.ts does not take.
+      if (data.length > MAX_HEAD_BYTES || hasBareLineFeed(data)) this.handOver();
+      return false;
+    }
+    const head = end <= MAX_HEAD_BYTES ? parseRequestHead(data.toString("latin1", 0, end)) : null;
+    const handler = head && head.contentLength <= this.direct.options.maxBodyBytes ? this.direct.options.handlerFor(head) : null;
+    if (!head || !handler) {
+      this.handOver();
+      return false;
+    }
+    this.head = head;
+    this.handler = handler;
+    this.headBytes = end + HEAD_END.length;
+    this.phase = "body";
+    return true;
+  }
+
+  private answer(): void {
+    const head = this.head!;
+    const data = this.joined();
+    const end = this.headBytes + head.contentLength;
+    const body = data.subarray(this.headBytes, end);
+    this.chunks = end < data.length ? [data.subarray(end)] : [];
+    this.size = data.length - end;
+    this.phase = "answering";
+    this.handler!(head, body, this.socket).then(
+      (answer) => this.respond(head, answer),
+      () => this.respond(head, INTERNAL_ERROR),
+    );
+  }
+
+  private respond(head: RequestHead, answer: DirectAnswer): void {
+    if (this.phase === "closed") return;
+    this.direct.counts.answered++;
+    const keepAlive = head.keepAlive && !this.clientEnded && !this.direct.closing;
+    this.socket.write(responseText(answer, keepAlive, this.direct.options.keepAliveTimeoutMs));
+    this.head = null;
+    this.handler = null;
+    if (!keepAlive) {
+      this.phase = "closed";
+      this.socket.end();
+      return;
+    }
+    this.phase = "idle";
+    this.since = Date.now();
+    if (this.socket.isPaused()) this.socket.resume();
+    this.advance();
+  }
+
+  private handOver(): void {
+    const { socket } = this;
+    socket.off("data", this.onData);
+    socket.off("end", this.onEnd);
+    socket.off("error", this.onError);
+    socket.off("close", this.onClose);
+    socket.pause();
+    this.phase = "closed";
+    const buffered = this.chunks;
+    this.chunks = [];
+    this.size = 0;
+    this.direct.handOver(this, socket, buffered);
+  }
+
+  /** The bytes read and not yet used, as one Buffer. */
+  private joined(): Buffer {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.size)];
+    return this.chunks[0] ?? Buffer.alloc(0);
+  }
+}
+
+function hasBareLineFeed(data: Buffer): boolean {
+  for (let index = data.indexOf(LINE_FEED); index >= 0; index = data.indexOf(LINE_FEED, index + 1)) {
+    if (index === 0 || data[index - 1] !== CARRIAGE_RETURN) return true;
+  }
+  return false;
+}
+
+let dateSecond = -1;
+let dateLine = "";
+
+/** node:http sends a Date header on every answer; formatted once a second, as node:http does. */
+function dateHeader(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateLine = `Date: ${new Date(second * 1000).toUTCString()}\r\n`;
+  }
+  return dateLine;
+}
+
+/** The status line, the answer's headers, Date and Connection as node:http writes them, then the body. */
+function responseText(answer: DirectAnswer, keepAlive: boolean, keepAliveTimeoutMs: number): string {
+  let text = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\n`;
+  for (const name in answer.headers) text += `${name}: ${answer.headers[name]}\r\n`;
+  text += dateHeader();
+  text += keepAlive ? `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(keepAliveTimeoutMs / 1000)}\r\n\r\n` : "Connection: close\r\n\r\n";
+  return text + answer.body;
+}
