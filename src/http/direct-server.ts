@@ -105,7 +105,8 @@ export class DirectServer {
   }
 }
 
-type Phase = "idle" | "head" | "body" | "answering" | "closed";
+/** "writing": an answer waits in memory for a client that does not read; nothing more is read until it has gone out. */
+type Phase = "idle" | "head" | "body" | "answering" | "writing" | "closed";
 
 class DirectConnection {
   private chunks: Buffer[] = [];
@@ -152,7 +153,7 @@ class DirectConnection {
     if (this.phase === "closed") return;
     this.chunks.push(chunk);
     this.size += chunk.length;
-    if (this.phase === "answering") {
+    if (this.phase === "answering" || this.phase === "writing") {
       if (this.size > MAX_READ_AHEAD) this.socket.pause();
       return;
     }
@@ -163,6 +164,11 @@ class DirectConnection {
     this.clientEnded = true;
     // Answered first, then closed (respond).
     if (this.phase === "answering" || this.phase === "closed") return;
+    if (this.phase === "writing") {
+      this.phase = "closed";
+      this.socket.end();
+      return;
+    }
     this.phase = "closed";
     // A request the client stopped sending in the middle gets node:http's answer to that.
     if (this.size === 0) this.socket.end();
@@ -228,7 +234,7 @@ class DirectConnection {
     if (this.phase === "closed") return;
     this.direct.counts.answered++;
     const keepAlive = head.keepAlive && !this.clientEnded && !this.direct.closing;
-    this.socket.write(responseText(answer, keepAlive, this.direct.options.keepAliveTimeoutMs));
+    const written = this.socket.write(responseText(answer, keepAlive, this.direct.options.keepAliveTimeoutMs));
     this.head = null;
     this.handler = null;
     if (!keepAlive) {
@@ -236,8 +242,27 @@ class DirectConnection {
       this.socket.end();
       return;
     }
+    if (!written) {
+      // A client that sends without reading its answers must not fill our memory with them (node:http pauses too).
+      this.phase = "writing";
+      this.socket.once("drain", this.onDrain);
+      return;
+    }
+    this.next();
+  }
+
+  private readonly onDrain = () => {
+    if (this.phase === "writing") this.next();
+  };
+
+  /** Ready for the next request on this connection. */
+  private next(): void {
     this.phase = "idle";
     this.since = Date.now();
+    if (this.direct.closing && this.size === 0) {
+      this.socket.destroy();
+      return;
+    }
     if (this.socket.isPaused()) this.socket.resume();
     this.advance();
   }
@@ -248,6 +273,7 @@ class DirectConnection {
     socket.off("end", this.onEnd);
     socket.off("error", this.onError);
     socket.off("close", this.onClose);
+    socket.off("drain", this.onDrain);
     socket.pause();
     this.phase = "closed";
     const buffered = this.chunks;

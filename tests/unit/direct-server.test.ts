@@ -231,6 +231,36 @@ describe("the direct reader", { timeout: 30_000 }, () => {
     assert.ok(ms >= 700 && ms < 2500, `closed after ${ms} ms idle`);
   });
 
+  it("stops reading from a client that sends without reading its answers, and goes on once it reads", async () => {
+    const requests = 40_000;
+    const socket = net.connect(port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    socket.pause();
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(post("/ingest/p", "x").repeat(requests));
+    // Its answers (≈ 18 MB) outgrow what the kernel buffers; the reader must stop rather than hold them all.
+    let answered = -1;
+    while (answered !== direct.counts.answered) {
+      answered = direct.counts.answered;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.ok(answered < requests, `answered ${answered} of ${requests} before the client read anything`);
+    let received = 0;
+    let tail = "";
+    const statusLine = "HTTP/1.1 200 OK";
+    socket.on("data", (chunk: Buffer) => {
+      // A status line may be split between two chunks: the end of the last one is searched again.
+      const text = tail + chunk.toString("latin1");
+      received += text.split(statusLine).length - 1;
+      const cut = text.lastIndexOf(statusLine);
+      tail = text.slice(Math.max(cut + statusLine.length, text.length - statusLine.length + 1));
+    });
+    socket.resume();
+    while (received < requests) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual({ received, answered: direct.counts.answered }, { received: requests, answered: requests });
+    socket.destroy();
+  });
+
   it("at shutdown closes idle connections at once and the others after their answer", async () => {
     const idle = connect();
     idle.send(post("/ingest/1", "idle"));
