@@ -1,6 +1,8 @@
 /**
  * The single process entry: one node:http server, one port. Ingest paths are answered by our own
- * handler (src/ingest/http.ts); everything else goes to Next.js (UI and the /api/0 REST API).
+ * handler (src/ingest/http.ts); everything else goes to Next.js (UI and the /api/0 REST API). SDKs'
+ * ingest requests are read straight off the socket ahead of node:http (src/http/direct-server.ts,
+ * docs/adr/0008-direct-ingest-path.md); every other connection is node:http's.
  * `tsx server.ts` serves a production build; `tsx server.ts --dev` runs Next in development mode.
  */
 import { readFileSync } from "node:fs";

@@ -31,9 +31,11 @@ export interface IngestRequestHead {
 }
 
 /**
- * The ingest door: route + auth → body → envelope → sink (items → group commit) → 200 {id}.
- * Runs on plain node:http, never through Next (architecture.md: ~25k req/s vs ~1k through a route
- * handler). Answers only after the records are committed.
+ * The ingest door on node:http: route + auth → body → envelope → sink (items → group commit) →
+ * 200 {id}. Never through Next (architecture.md: ~25k req/s vs ~1k through a route handler).
+ * Answers only after the records are committed. SDKs' plain requests usually arrive through the
+ * direct reader instead (src/ingest/direct.ts), which calls the same ingestAnswer; this path serves
+ * the rest: preflights, the tunnel, chunked bodies, and connections it handed over.
  */
 export async function handleIngest(req: IncomingMessage, res: ServerResponse, route: IngestRoute, deps: IngestDeps) {
   // CORS headers go into the one writeHead of each answer: with no setHeader before it, Node writes
