@@ -109,7 +109,7 @@ function readWire(req: IncomingMessage, max: number): Promise<Buffer> {
       else chunks.push(chunk);
     };
     const overflow = () => {
-      settle(new AppError("payload_too_large", `request body exceeds ${max} bytes`));
+      settle(requestTooLarge(max));
       chunks.length = 0;
       req.off("data", collect);
       discardRest(req);
@@ -136,6 +136,10 @@ async function decode(data: Buffer, coding: Coding, maxOutputLength: number): Pr
   }
 }
 
+function requestTooLarge(max: number): AppError {
+  return new AppError("payload_too_large", `request body exceeds ${max} bytes`);
+}
+
 function envelopeTooLarge(max: number): AppError {
   return new AppError("payload_too_large", `envelope exceeds ${max} bytes`);
 }
@@ -157,7 +161,7 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits): Promis
  */
 export function decodeBody(wire: Buffer, contentEncoding: string | undefined, limits: BodyLimits): Promise<Buffer> {
   if (wire.length > limits.maxRequestBytes) {
-    return Promise.reject(new AppError("payload_too_large", `request body exceeds ${limits.maxRequestBytes} bytes`));
+    return Promise.reject(requestTooLarge(limits.maxRequestBytes));
   }
   try {
     return decodeWith(contentCodings(contentEncoding), wire, limits);

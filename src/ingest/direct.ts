@@ -25,7 +25,7 @@ export function directIngest(deps: IngestDeps): (head: RequestHead) => DirectHan
       ingestAnswer(
         {
           method: request.method,
-          path: request.target.split("?")[0]!,
+          url: request.target,
           headers: request.headers,
           client: { address: socket.remoteAddress, userAgent: request.headers["user-agent"] },
         },

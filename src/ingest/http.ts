@@ -24,8 +24,8 @@ export interface IngestAnswer {
 /** What the envelope and store endpoints read of a request besides its body. */
 export interface IngestRequestHead {
   method: string;
-  /** The path alone, for self-monitoring's report of a fault. */
-  path: string;
+  /** Path and query as sent; self-monitoring's report of a fault names the path. */
+  url: string;
   headers: IncomingHttpHeaders;
   client: IngestClient;
 }
@@ -47,7 +47,7 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
   }
   const head: IngestRequestHead = {
     method: req.method ?? "?",
-    path: req.url?.split("?")[0] ?? "/",
+    url: req.url ?? "/",
     headers: req.headers,
     client: { address: req.socket.remoteAddress, userAgent: req.headers["user-agent"] },
   };
@@ -100,7 +100,7 @@ async function committedAnswer(committed: Promise<string | null>): Promise<Inges
 /** An AppError's answer; anything else is our fault, reported to self-monitoring and answered 503. */
 function faultAnswer(error: unknown, head: IngestRequestHead, deps: IngestDeps): IngestAnswer {
   if (error instanceof AppError) return errorAnswer(error);
-  void deps.captureServerException(error, { mechanism: "ingest", path: head.path, method: head.method });
+  void deps.captureServerException(error, { mechanism: "ingest", path: head.url.split("?")[0], method: head.method });
   return errorAnswer(new AppError("unavailable", "internal error while ingesting"));
 }
 

@@ -9,6 +9,7 @@ import net from "node:net";
 import { after, before, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import { readdressedEnvelope } from "../helpers/fixtures";
+import { rawPost, takeAnswers, type RawAnswer } from "../helpers/raw-http";
 import { startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
@@ -23,30 +24,18 @@ after(async () => {
   if (!stopped) await server.stop();
 });
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
 /** Sends `requests` on one connection, one after the other's answer, and returns the answers (Date left out). */
-async function exchange(...requests: Buffer[]): Promise<Answer[]> {
+async function exchange(...requests: Buffer[]): Promise<RawAnswer[]> {
   const socket = net.connect(port, "127.0.0.1");
   socket.on("error", () => undefined);
-  let received = Buffer.alloc(0);
-  const answers: Answer[] = [];
+  let received: Buffer = Buffer.alloc(0);
+  const answers: RawAnswer[] = [];
   let wake: () => void = () => undefined;
   socket.on("data", (chunk: Buffer) => {
-    received = Buffer.concat([received, chunk]);
-    for (let end = received.indexOf("\r\n\r\n"); end >= 0; end = received.indexOf("\r\n\r\n")) {
-      const [statusLine, ...lines] = received.subarray(0, end).toString("latin1").split("\r\n");
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
-      const length = Number(headers["content-length"] ?? 0);
-      if (received.length < end + 4 + length) break;
-      delete headers.date;
-      answers.push({ status: Number(statusLine!.split(" ")[1]), headers, body: received.subarray(end + 4, end + 4 + length).toString() });
-      received = received.subarray(end + 4 + length);
-    }
+    const taken = takeAnswers(Buffer.concat([received, chunk]));
+    for (const answer of taken.answers) delete answer.headers.date;
+    answers.push(...taken.answers);
+    received = taken.rest;
     wake();
   });
   for (const request of requests) {
@@ -58,26 +47,21 @@ async function exchange(...requests: Buffer[]): Promise<Answer[]> {
   return answers;
 }
 
-function request(target: string, body: Buffer, headers: Record<string, string> = {}): Buffer {
-  const lines = [`POST ${target} HTTP/1.1`, "Host: localhost", `Content-Length: ${body.length}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
-  return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1"), body]);
-}
-
 /** A CORS preflight: not claimed by the direct path, so node:http takes the connection (and answers with a Content-Length). */
 const preflight = () => Buffer.from(`OPTIONS /api/${server.projectId}/envelope/ HTTP/1.1\r\nHost: localhost\r\n\r\n`, "latin1");
 const envelopePath = () => `/api/${server.projectId}/envelope/?sentry_key=${server.publicKey}&sentry_version=7`;
 const event = (id: string) => readdressedEnvelope("node-message", { publicKey: server.publicKey }, id).body;
 
 const cases: [string, (id: string) => Buffer, number, string | RegExp][] = [
-  ["an SDK's envelope", (id) => request(envelopePath(), event(id)), 200, /^\{"id":"[0-9a-f]{32}"\}$/],
-  ["a gzip envelope", (id) => request(envelopePath(), gzipSync(event(id)), { "Content-Encoding": "gzip" }), 200, /^\{"id":"[0-9a-f]{32}"\}$/],
-  ["an unknown key", (id) => request(`/api/${server.projectId}/envelope/?sentry_key=${"0".repeat(32)}`, event(id)), 403, /unknown or disabled DSN key/],
-  ["a store request without credentials", () => request(`/api/${server.projectId}/store/`, Buffer.from("{}")), 401, '{"detail":"missing authorization information"}'],
-  ["an empty body", () => request(envelopePath(), Buffer.alloc(0)), 400, '{"detail":"empty request body"}'],
-  ["a truncated envelope", (id) => request(envelopePath(), event(id).subarray(0, 150)), 400, /invalid/],
-  ["zstd", (id) => request(envelopePath(), event(id), { "Content-Encoding": "zstd" }), 415, /zstd/],
-  ["a body over MAX_REQUEST_BYTES", () => request(envelopePath(), Buffer.alloc(100_001, 0x20)), 413, '{"detail":"request body exceeds 100000 bytes"}'],
-  ["a project id that is not a number", (id) => request(`/api/abc/envelope/?sentry_key=${server.publicKey}`, event(id)), 400, '{"detail":"bad project path parameter"}'],
+  ["an SDK's envelope", (id) => rawPost(envelopePath(), event(id)), 200, /^\{"id":"[0-9a-f]{32}"\}$/],
+  ["a gzip envelope", (id) => rawPost(envelopePath(), gzipSync(event(id)), { "Content-Encoding": "gzip" }), 200, /^\{"id":"[0-9a-f]{32}"\}$/],
+  ["an unknown key", (id) => rawPost(`/api/${server.projectId}/envelope/?sentry_key=${"0".repeat(32)}`, event(id)), 403, /unknown or disabled DSN key/],
+  ["a store request without credentials", () => rawPost(`/api/${server.projectId}/store/`, Buffer.from("{}")), 401, '{"detail":"missing authorization information"}'],
+  ["an empty body", () => rawPost(envelopePath(), Buffer.alloc(0)), 400, '{"detail":"empty request body"}'],
+  ["a truncated envelope", (id) => rawPost(envelopePath(), event(id).subarray(0, 150)), 400, /invalid/],
+  ["zstd", (id) => rawPost(envelopePath(), event(id), { "Content-Encoding": "zstd" }), 415, /zstd/],
+  ["a body over MAX_REQUEST_BYTES", () => rawPost(envelopePath(), Buffer.alloc(100_001, 0x20)), 413, '{"detail":"request body exceeds 100000 bytes"}'],
+  ["a project id that is not a number", (id) => rawPost(`/api/abc/envelope/?sentry_key=${server.publicKey}`, event(id)), 400, '{"detail":"bad project path parameter"}'],
 ];
 
 let eventIds = 0;
@@ -91,7 +75,7 @@ for (const [what, make, status, body] of cases) {
     if (typeof body === "string") assert.equal(direct!.body, body);
     else assert.match(direct!.body, body);
     // The event ids differ; everything else is the same.
-    const withoutIds = (answer: Answer) => ({ ...answer, body: answer.body.replace(/[0-9a-f]{32}/g, "<id>") });
+    const withoutIds = (answer: RawAnswer) => ({ ...answer, body: answer.body.replace(/[0-9a-f]{32}/g, "<id>") });
     assert.deepEqual(withoutIds(direct!), withoutIds(throughNode!));
     assert.equal(direct!.headers["access-control-allow-origin"], "*");
   });

@@ -8,6 +8,7 @@ import net from "node:net";
 import { after, afterEach, before, describe, it } from "node:test";
 import { DirectServer, type DirectHandler } from "../../src/http/direct-server";
 import type { RequestHead } from "../../src/http/request-head";
+import { rawPost, takeAnswers, type RawAnswer } from "../helpers/raw-http";
 
 interface Seen {
   head: RequestHead;
@@ -62,32 +63,18 @@ afterEach(() => {
   answerGate = Promise.resolve();
 });
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** A raw connection that collects answers (Content-Length framed) and, once the server closes it, everything it received. */
+/** A raw connection that collects answers and, once the server closes it, everything it received. */
 function connect() {
   const socket = net.connect(port, "127.0.0.1");
-  let received = Buffer.alloc(0);
+  let received: Buffer = Buffer.alloc(0);
   let transcript = "";
-  const answers: Answer[] = [];
+  const answers: RawAnswer[] = [];
   const waiters: (() => void)[] = [];
   socket.on("data", (chunk: Buffer) => {
     transcript += chunk.toString("latin1");
-    received = Buffer.concat([received, chunk]);
-    for (;;) {
-      const end = received.indexOf("\r\n\r\n");
-      if (end < 0) break;
-      const [statusLine, ...lines] = received.subarray(0, end).toString("latin1").split("\r\n");
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
-      const length = Number(headers["content-length"] ?? 0);
-      if (received.length < end + 4 + length) break;
-      answers.push({ status: Number(statusLine!.split(" ")[1]), headers, body: received.subarray(end + 4, end + 4 + length).toString() });
-      received = received.subarray(end + 4 + length);
-    }
+    const taken = takeAnswers(Buffer.concat([received, chunk]));
+    answers.push(...taken.answers);
+    received = taken.rest;
     waiters.splice(0).forEach((wake) => wake());
   });
   socket.on("error", () => undefined);
@@ -96,23 +83,23 @@ function connect() {
     socket,
     answers,
     closed,
-    send: (text: string) => socket.write(text),
-    async answer(count: number): Promise<Answer[]> {
+    send: (bytes: string | Buffer) => socket.write(bytes),
+    async answer(count: number): Promise<RawAnswer[]> {
       while (answers.length < count) await new Promise<void>((wake) => waiters.push(wake));
       return answers.slice(0, count);
     },
   };
 }
 
-const post = (target: string, body: string, extra = "") =>
-  `POST ${target} HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+/** A request without its last `missing` bytes. */
+const truncated = (bytes: Buffer, missing: number) => bytes.subarray(0, bytes.length - missing);
 
 describe("the direct reader", { timeout: 30_000 }, () => {
   it("answers the requests it claims on one keep-alive connection, with node:http's Date and Connection headers", async () => {
     const client = connect();
-    client.send(post("/ingest/1", "first"));
+    client.send(rawPost("/ingest/1", "first"));
     await client.answer(1);
-    client.send(post("/ingest/2?x=1", "second", "User-Agent: sdk\r\n"));
+    client.send(rawPost("/ingest/2?x=1", "second", { "User-Agent": "sdk" }));
     const answers = await client.answer(2);
     assert.deepEqual(answers.map(({ status, body }) => ({ status, body })), [
       { status: 200, body: '{"direct":"first"}' },
@@ -132,10 +119,10 @@ describe("the direct reader", { timeout: 30_000 }, () => {
 
   it("answers pipelined requests in order, and a request that arrives in many pieces", async () => {
     const client = connect();
-    client.send(post("/ingest/a", "one") + post("/ingest/b", "two"));
+    client.send(Buffer.concat([rawPost("/ingest/a", "one"), rawPost("/ingest/b", "two")]));
     await client.answer(2);
-    const third = post("/ingest/c", "three-bodies");
-    for (const piece of [third.slice(0, 10), third.slice(10, 40), third.slice(40, -5), third.slice(-5)]) {
+    const third = rawPost("/ingest/c", "three-bodies");
+    for (const piece of [third.subarray(0, 10), third.subarray(10, 40), third.subarray(40, -5), third.subarray(-5)]) {
       client.send(piece);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -147,19 +134,19 @@ describe("the direct reader", { timeout: 30_000 }, () => {
 
   it("hands a connection to node:http at the first request it does not claim, with the bytes it had read", async () => {
     const client = connect();
-    client.send(post("/ingest/1", "mine"));
+    client.send(rawPost("/ingest/1", "mine"));
     await client.answer(1);
     // The unclaimed request and a claimed one behind it, in one write: both are node:http's now.
-    client.send(`GET /page HTTP/1.1\r\nHost: localhost\r\n\r\n${post("/ingest/2", "later")}`);
+    client.send(Buffer.concat([Buffer.from("GET /page HTTP/1.1\r\nHost: localhost\r\n\r\n"), rawPost("/ingest/2", "later")]));
     const answers = await client.answer(3);
     assert.deepEqual(answers.map(({ body }) => body), ['{"direct":"mine"}', '{"node":"GET /page "}', '{"node":"POST /ingest/2 later"}']);
     assert.deepEqual(direct.counts, { answered: 1, handedOver: 1 });
     client.socket.destroy();
   });
 
-  const handedOver: [string, string, string | RegExp][] = [
+  const handedOver: [string, string | Buffer, string | RegExp][] = [
     ["a chunked body", "POST /ingest/1 HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", '{"node":"POST /ingest/1 abc"}'],
-    ["a body over the limit", post("/ingest/1", "x".repeat(1001)), `{"node":"POST /ingest/1 ${"x".repeat(1001)}"}`],
+    ["a body over the limit", rawPost("/ingest/1", "x".repeat(1001)), `{"node":"POST /ingest/1 ${"x".repeat(1001)}"}`],
     ["a head with bare LF line ends", "POST /ingest/1 HTTP/1.1\nHost: localhost\nContent-Length: 2\n\nhi", /^HTTP\/1\.1 (200|400) /],
     ["a head over 16 KB", `POST /ingest/1 HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(17 * 1024)}\r\nContent-Length: 0\r\n\r\n`, /^HTTP\/1\.1 431 /],
   ];
@@ -182,7 +169,7 @@ describe("the direct reader", { timeout: 30_000 }, () => {
 
   it("closes the connection after its answer when the client asks for it or has finished sending", async () => {
     const asked = connect();
-    asked.send(post("/ingest/1", "bye", "Connection: close\r\n"));
+    asked.send(rawPost("/ingest/1", "bye", { Connection: "close" }));
     const [answer] = await asked.answer(1);
     assert.equal(answer!.headers.connection, "close");
     await asked.closed;
@@ -190,7 +177,7 @@ describe("the direct reader", { timeout: 30_000 }, () => {
     let open!: () => void;
     answerGate = new Promise((resolve) => (open = resolve));
     const halfClosed = connect();
-    halfClosed.send(post("/ingest/2", "last"));
+    halfClosed.send(rawPost("/ingest/2", "last"));
     halfClosed.socket.end();
     // Answered once the server has seen the end of the client's side.
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -202,7 +189,7 @@ describe("the direct reader", { timeout: 30_000 }, () => {
 
   it("answers 400 to a request the client stopped sending in the middle", async () => {
     const client = connect();
-    client.send(post("/ingest/1", "0123456789").slice(0, -4));
+    client.send(truncated(rawPost("/ingest/1", "0123456789"), 4));
     await new Promise((resolve) => setTimeout(resolve, 50));
     client.socket.end();
     assert.match(await client.closed, /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n\r\n$/);
@@ -214,7 +201,7 @@ describe("the direct reader", { timeout: 30_000 }, () => {
     const slowHead = connect();
     slowHead.send("POST /ingest/1 HTTP/1.1\r\nHost: local");
     const slowBody = connect();
-    slowBody.send(post("/ingest/1", "0123456789").slice(0, -3));
+    slowBody.send(truncated(rawPost("/ingest/1", "0123456789"), 3));
     const [head, body] = await Promise.all([slowHead.closed, slowBody.closed]);
     assert.deepEqual([head, body], ["HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n", "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n"]);
     const ms = Date.now() - started;
@@ -223,7 +210,7 @@ describe("the direct reader", { timeout: 30_000 }, () => {
 
   it("closes a connection idle for longer than the keep-alive timeout", async () => {
     const client = connect();
-    client.send(post("/ingest/1", "x"));
+    client.send(rawPost("/ingest/1", "x"));
     await client.answer(1);
     const idleFrom = Date.now();
     await client.closed;
@@ -237,7 +224,7 @@ describe("the direct reader", { timeout: 30_000 }, () => {
     socket.on("error", () => undefined);
     socket.pause();
     await new Promise((resolve) => socket.once("connect", resolve));
-    socket.write(post("/ingest/p", "x").repeat(requests));
+    socket.write(Buffer.concat(new Array<Buffer>(requests).fill(rawPost("/ingest/p", "x"))));
     // Its answers (≈ 18 MB) outgrow what the kernel buffers; the reader must stop rather than hold them all.
     let answered = -1;
     while (answered !== direct.counts.answered) {
@@ -263,12 +250,12 @@ describe("the direct reader", { timeout: 30_000 }, () => {
 
   it("at shutdown closes idle connections at once and the others after their answer", async () => {
     const idle = connect();
-    idle.send(post("/ingest/1", "idle"));
+    idle.send(rawPost("/ingest/1", "idle"));
     await idle.answer(1);
     let open!: () => void;
     answerGate = new Promise((resolve) => (open = resolve));
     const busy = connect();
-    busy.send(post("/ingest/2", "busy"));
+    busy.send(rawPost("/ingest/2", "busy"));
     while (seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     const closing = Date.now();
     direct.closeIdleConnections();
