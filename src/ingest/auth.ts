@@ -121,7 +121,7 @@ export function extractRequestCredentials(headers: IncomingHttpHeaders, query: U
   if (sentryAuthorization !== null) present.push(["authorization", () => parseSentryHeader(sentryAuthorization)]);
   const basic = basicAuth(authorization);
   if (basic) present.push(["basic", () => basic]);
-  if (query.toString().includes("sentry_")) present.push(["query", () => authFromPairs(query.entries())]);
+  if (mentionsSentry(query)) present.push(["query", () => authFromPairs(query.entries())]);
   const [first, second] = present;
   if (!first) return null;
   // Relay parses the first source it finds (so a bad one fails as such) before it notices a second.
@@ -130,8 +130,36 @@ export function extractRequestCredentials(headers: IncomingHttpHeaders, query: U
   return toCredentials(auth, first[0]);
 }
 
-/** Parses a DSN string; null if malformed. */
-export function parseDsn(dsn: string): Dsn | null {
+/**
+ * DSNs parsed before, by their text: SDKs put their DSN in every envelope's header, and one project
+ * key's DSN repeats on every request, so the URL parser runs once per distinct DSN, not per request.
+ * Bounded: emptied when full, so a client that sends a new DSN each time costs a parse, not memory.
+ */
+const parsedDsns = new Map<string, Readonly<Dsn> | null>();
+const PARSED_DSNS_MAX = 1_000;
+
+/**
+ * Whether any name or value of the query contains `sentry_`: what its serialised form contains, since
+ * serialising escapes none of those characters and `=` and `&` stand between the parts, read
+ * without serialising it on every request.
+ */
+function mentionsSentry(query: URLSearchParams): boolean {
+  for (const [name, value] of query) if (name.includes("sentry_") || value.includes("sentry_")) return true;
+  return false;
+}
+
+/** Parses a DSN string; null if malformed. The result is shared between callers: do not change it. */
+export function parseDsn(dsn: string): Readonly<Dsn> | null {
+  let parsed = parsedDsns.get(dsn);
+  if (parsed === undefined) {
+    parsed = parseDsnText(dsn);
+    if (parsedDsns.size >= PARSED_DSNS_MAX) parsedDsns.clear();
+    parsedDsns.set(dsn, parsed === null ? null : Object.freeze(parsed));
+  }
+  return parsed;
+}
+
+function parseDsnText(dsn: string): Dsn | null {
   const scheme = /^(https?):\/\//i.exec(dsn)?.[1]?.toLowerCase();
   if (scheme !== "http" && scheme !== "https") return null;
   let url: URL;

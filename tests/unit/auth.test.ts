@@ -56,6 +56,10 @@ describe("extractRequestCredentials: sources 1–4", () => {
     ];
     for (const headers of ignored) assert.equal(extract(headers, "foo=bar"), null, JSON.stringify(headers));
   });
+
+  test("a query that only comes close to sentry_ is no source", () => {
+    for (const query of ["sentry=1", "sentry-key=x", "x=sentry", "sentry&_=1", "sentry=_"]) assert.equal(extract({}, query), null, query);
+  });
 });
 
 describe("extractRequestCredentials: the error rows of sentry-protocol.md §2.2", () => {
@@ -69,6 +73,8 @@ describe("extractRequestCredentials: the error rows of sentry-protocol.md §2.2"
     ["Sentry header with an empty sentry_key", { authorization: "Sentry sentry_key=" }, "", "unauthorized", "bad x-sentry-auth header"],
     ["a bad first source fails as such before a second is noticed", { "x-sentry-auth": "Sentry sentry_version=7" }, `sentry_key=${KEY}`, "unauthorized", "bad x-sentry-auth header"],
     ["query with sentry_ but no sentry_key", {}, "sentry_version=7", "unauthorized", "bad x-sentry-auth header"],
+    ["sentry_ only in a query value", {}, "next=%2Fsentry_setup", "unauthorized", "bad x-sentry-auth header"],
+    ["sentry_ in a query name spelled with an escape", {}, "sentry%5Fversion=7", "unauthorized", "bad x-sentry-auth header"],
     ["non-numeric sentry_version", { "x-sentry-auth": `Sentry sentry_key=${KEY}, sentry_version=seven` }, "", "unauthorized", "bad x-sentry-auth header"],
     ["sentry_version over u16", {}, `sentry_key=${KEY}&sentry_version=70000`, "unauthorized", "bad x-sentry-auth header"],
     ["key not hex", { "x-sentry-auth": `Sentry sentry_key=${"g".repeat(32)}` }, "", "bad_request", "bad sentry DSN public key"],
@@ -97,6 +103,23 @@ describe("parseDsn", () => {
       `http://${KEY}@host`, `http://${KEY}@host/`, `http://${KEY}@host/abc`, `http://${KEY}@host/1/`, `http://${KEY}@host/1?x=1`,
     ];
     for (const dsn of malformed) assert.equal(parseDsn(dsn), null, dsn);
+  });
+
+  test("a DSN seen before answers the same, unchangeable, and a malformed one stays null", () => {
+    const text = `https://${KEY}@o1.ingest.sentry.io/43`;
+    const first = parseDsn(text);
+    assert.equal(parseDsn(text), first);
+    assert.ok(Object.isFrozen(first));
+    assert.deepEqual(first, { protocol: "https", publicKey: KEY, host: "o1.ingest.sentry.io", port: null, pathPrefix: "", projectId: "43" });
+    assert.equal(parseDsn("http://host/1"), null);
+    assert.equal(parseDsn("http://host/1"), null);
+  });
+
+  test("more distinct DSNs than are kept still parse each to its own", () => {
+    for (let project = 1; project <= 2_500; project++) {
+      assert.equal(parseDsn(`https://${KEY}@host.example/${project}`)?.projectId, String(project));
+    }
+    assert.equal(parseDsn(`https://${KEY}@host.example/1`)?.projectId, "1");
   });
 });
 
