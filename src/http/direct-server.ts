@@ -34,6 +34,7 @@ export interface DirectServerOptions {
   /** A longer body goes to node:http, which refuses it as it always has. */
   maxBodyBytes: number;
   headersTimeoutMs: number;
+  /** How long a request may take to arrive, and an answer waiting in memory to be taken; past it the connection is closed. */
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
 }
@@ -105,14 +106,17 @@ export class DirectServer {
   }
 }
 
-/** "writing": an answer waits in memory for a client that does not read; nothing more is read until it has gone out. */
+/**
+ * "writing": an answer waits in memory for a client that does not read; nothing more is read until
+ * it has gone out, and a client that has not taken it within requestTimeoutMs is cut off.
+ */
 type Phase = "idle" | "head" | "body" | "answering" | "writing" | "closed";
 
 class DirectConnection {
   private chunks: Buffer[] = [];
   private size = 0;
   private phase: Phase = "idle";
-  /** When the request being read started, or since when the connection is idle. */
+  /** When the request being read started, since when the connection is idle, or since when an answer waits to be taken. */
   private since = Date.now();
   private head: RequestHead | null = null;
   private handler: DirectHandler | null = null;
@@ -146,6 +150,10 @@ class DirectConnection {
       this.phase = "closed";
       this.socket.write(REQUEST_TIMEOUT);
       this.socket.destroy();
+    } else if (this.phase === "writing" && now - this.since > requestTimeoutMs) {
+      // node:http has no such limit; without it a client that never reads would hold its connection,
+      // and the answers queued for it, for as long as it stays connected.
+      this.destroy();
     }
   }
 
@@ -245,6 +253,7 @@ class DirectConnection {
     if (!written) {
       // A client that sends without reading its answers must not fill our memory with them (node:http pauses too).
       this.phase = "writing";
+      this.since = Date.now();
       this.socket.once("drain", this.onDrain);
       return;
     }

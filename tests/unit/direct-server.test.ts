@@ -226,10 +226,11 @@ describe("the direct reader", { timeout: 30_000 }, () => {
     await new Promise((resolve) => socket.once("connect", resolve));
     socket.write(Buffer.concat(new Array<Buffer>(requests).fill(rawPost("/ingest/p", "x"))));
     // Its answers (≈ 18 MB) outgrow what the kernel buffers; the reader must stop rather than hold them all.
+    // Polled often: the reader cuts off a client that takes nothing for requestTimeoutMs (900 ms here).
     let answered = -1;
     while (answered !== direct.counts.answered) {
       answered = direct.counts.answered;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.ok(answered < requests, `answered ${answered} of ${requests} before the client read anything`);
     let received = 0;
@@ -246,6 +247,33 @@ describe("the direct reader", { timeout: 30_000 }, () => {
     while (received < requests) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual({ received, answered: direct.counts.answered }, { received: requests, answered: requests });
     socket.destroy();
+  });
+
+  it("cuts off a client that takes none of its answers for longer than the request timeout", async () => {
+    const requests = 40_000;
+    const socket = net.connect(port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    socket.pause();
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(Buffer.concat(new Array<Buffer>(requests).fill(rawPost("/ingest/p", "x"))));
+    let answered = -1;
+    while (answered !== direct.counts.answered) {
+      answered = direct.counts.answered;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Past the 900 ms limit and a sweep (every 250 ms here) after it, the client starts reading.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    let received = 0;
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1").split("HTTP/1.1 200 OK").length - 1;
+    });
+    const closed = new Promise<boolean>((resolve) => socket.once("close", () => resolve(true)));
+    socket.resume();
+    const closedSoon = await Promise.race([closed, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000))]);
+    socket.destroy();
+    // Nothing was answered after the reader stopped; of the rest, at most what the kernel had taken arrives.
+    assert.deepEqual({ closedSoon, answeredSince: direct.counts.answered - answered }, { closedSoon: true, answeredSince: 0 });
+    assert.ok(received <= answered && answered < requests, `received ${received}, answered ${answered} of ${requests}`);
   });
 
   it("at shutdown closes idle connections at once and the others after their answer", async () => {
