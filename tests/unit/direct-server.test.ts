@@ -218,20 +218,29 @@ describe("the direct reader", { timeout: 30_000 }, () => {
     assert.ok(ms >= 700 && ms < 2500, `closed after ${ms} ms idle`);
   });
 
-  it("stops reading from a client that sends without reading its answers, and goes on once it reads", async () => {
-    const requests = 40_000;
+  /**
+   * A client that sends `requests` pipelined requests and reads none of the answers (≈ 18 MB, more
+   * than the kernel buffers), once the reader has stopped answering it; polled often, since the
+   * reader cuts off a client that takes nothing for requestTimeoutMs (900 ms here).
+   */
+  async function unreadAnswers(requests: number): Promise<{ socket: net.Socket; answered: number }> {
     const socket = net.connect(port, "127.0.0.1");
     socket.on("error", () => undefined);
     socket.pause();
     await new Promise((resolve) => socket.once("connect", resolve));
     socket.write(Buffer.concat(new Array<Buffer>(requests).fill(rawPost("/ingest/p", "x"))));
-    // Its answers (≈ 18 MB) outgrow what the kernel buffers; the reader must stop rather than hold them all.
-    // Polled often: the reader cuts off a client that takes nothing for requestTimeoutMs (900 ms here).
     let answered = -1;
     while (answered !== direct.counts.answered) {
       answered = direct.counts.answered;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    return { socket, answered };
+  }
+
+  it("stops reading from a client that sends without reading its answers, and goes on once it reads", async () => {
+    const requests = 40_000;
+    const { socket, answered } = await unreadAnswers(requests);
+    // The reader must stop rather than hold all the answers.
     assert.ok(answered < requests, `answered ${answered} of ${requests} before the client read anything`);
     let received = 0;
     let tail = "";
@@ -251,16 +260,7 @@ describe("the direct reader", { timeout: 30_000 }, () => {
 
   it("cuts off a client that takes none of its answers for longer than the request timeout", async () => {
     const requests = 40_000;
-    const socket = net.connect(port, "127.0.0.1");
-    socket.on("error", () => undefined);
-    socket.pause();
-    await new Promise((resolve) => socket.once("connect", resolve));
-    socket.write(Buffer.concat(new Array<Buffer>(requests).fill(rawPost("/ingest/p", "x"))));
-    let answered = -1;
-    while (answered !== direct.counts.answered) {
-      answered = direct.counts.answered;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const { socket, answered } = await unreadAnswers(requests);
     // Past the 900 ms limit and a sweep (every 250 ms here) after it, the client starts reading.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     let received = 0;
