@@ -133,10 +133,12 @@ export function extractRequestCredentials(headers: IncomingHttpHeaders, query: U
 /**
  * DSNs parsed before, by their text: SDKs put their DSN in every envelope's header, and one project
  * key's DSN repeats on every request, so the URL parser runs once per distinct DSN, not per request.
- * Bounded: emptied when full, so a client that sends a new DSN each time costs a parse, not memory.
+ * Bounded in count (emptied when full) and in length (a real DSN is ≈ 60–120 characters; a longer
+ * one is parsed every time), so a client that sends a new DSN each time costs a parse, not memory.
  */
 const parsedDsns = new Map<string, Readonly<Dsn> | null>();
 const PARSED_DSNS_MAX = 1_000;
+const CACHED_DSN_MAX_LENGTH = 512;
 
 /**
  * Whether any name or value of the query contains `sentry_`: what its serialised form contains, since
@@ -150,11 +152,13 @@ function mentionsSentry(query: URLSearchParams): boolean {
 
 /** Parses a DSN string; null if malformed. The result is shared between callers: do not change it. */
 export function parseDsn(dsn: string): Readonly<Dsn> | null {
+  if (dsn.length > CACHED_DSN_MAX_LENGTH) return parseDsnText(dsn);
   let parsed = parsedDsns.get(dsn);
   if (parsed === undefined) {
-    parsed = parseDsnText(dsn);
+    const fresh = parseDsnText(dsn);
+    parsed = fresh === null ? null : Object.freeze(fresh);
     if (parsedDsns.size >= PARSED_DSNS_MAX) parsedDsns.clear();
-    parsedDsns.set(dsn, parsed === null ? null : Object.freeze(parsed));
+    parsedDsns.set(dsn, parsed);
   }
   return parsed;
 }

@@ -115,6 +115,13 @@ describe("parseDsn", () => {
     assert.equal(parseDsn("http://host/1"), null);
   });
 
+  test("a DSN too long to keep still parses, each time to a value of its own", () => {
+    const text = `https://${KEY}@${"h".repeat(600)}.example/44`;
+    const first = parseDsn(text);
+    assert.deepEqual(first, { protocol: "https", publicKey: KEY, host: `${"h".repeat(600)}.example`, port: null, pathPrefix: "", projectId: "44" });
+    assert.notEqual(parseDsn(text), first);
+  });
+
   test("more distinct DSNs than are kept still parse each to its own", () => {
     for (let project = 1; project <= 2_500; project++) {
       assert.equal(parseDsn(`https://${KEY}@host.example/${project}`)?.projectId, String(project));
