@@ -111,6 +111,16 @@ function toCredentials(auth: Auth, source: Credentials["source"]): Credentials {
   return { publicKey: auth.key.toLowerCase(), version: auth.version, client: auth.client, source };
 }
 
+/**
+ * Whether any name or value of the query contains `sentry_`: what its serialised form contains, since
+ * serialising escapes none of those characters and `=` and `&` stand between the parts, read
+ * without serialising it on every request.
+ */
+function mentionsSentry(query: URLSearchParams): boolean {
+  for (const [name, value] of query) if (name.includes("sentry_") || value.includes("sentry_")) return true;
+  return false;
+}
+
 /** Sources 1–4 of §2.1; null when none is present. Throws AppError: 401 "multiple authorization payloads detected", 401 "bad x-sentry-auth header", 400 "bad sentry DSN public key", 400 "unsupported protocol version (N)". */
 export function extractRequestCredentials(headers: IncomingHttpHeaders, query: URLSearchParams): Credentials | null {
   const present: [Credentials["source"], () => Auth][] = [];
@@ -139,16 +149,6 @@ export function extractRequestCredentials(headers: IncomingHttpHeaders, query: U
 const parsedDsns = new Map<string, Readonly<Dsn> | null>();
 const PARSED_DSNS_MAX = 1_000;
 const CACHED_DSN_MAX_LENGTH = 512;
-
-/**
- * Whether any name or value of the query contains `sentry_`: what its serialised form contains, since
- * serialising escapes none of those characters and `=` and `&` stand between the parts, read
- * without serialising it on every request.
- */
-function mentionsSentry(query: URLSearchParams): boolean {
-  for (const [name, value] of query) if (name.includes("sentry_") || value.includes("sentry_")) return true;
-  return false;
-}
 
 /** Parses a DSN string; null if malformed. The result is shared between callers: do not change it. */
 export function parseDsn(dsn: string): Readonly<Dsn> | null {

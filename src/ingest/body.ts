@@ -109,7 +109,7 @@ function readWire(req: IncomingMessage, max: number): Promise<Buffer> {
       else chunks.push(chunk);
     };
     const overflow = () => {
-      settle(requestTooLarge(max));
+      settle(new AppError("payload_too_large", `request body exceeds ${max} bytes`));
       chunks.length = 0;
       req.off("data", collect);
       discardRest(req);
@@ -136,10 +136,6 @@ async function decode(data: Buffer, coding: Coding, maxOutputLength: number): Pr
   }
 }
 
-function requestTooLarge(max: number): AppError {
-  return new AppError("payload_too_large", `request body exceeds ${max} bytes`);
-}
-
 function envelopeTooLarge(max: number): AppError {
   return new AppError("payload_too_large", `envelope exceeds ${max} bytes`);
 }
@@ -156,18 +152,12 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits): Promis
 }
 
 /**
- * A body already read whole (the direct ingest path, src/http/direct-server.ts), decoded as
- * readBody decodes: the wire limit first, then the codings under the envelope limit.
+ * A body already read whole, decoded as readBody decodes: the codings under the envelope limit. The
+ * direct ingest path reads it (src/http/direct-server.ts), and hands a body over the wire limit
+ * (maxBodyBytes = MAX_REQUEST_BYTES) to node:http instead, whose readBody refuses it.
  */
-export function decodeBody(wire: Buffer, contentEncoding: string | undefined, limits: BodyLimits): Promise<Buffer> {
-  if (wire.length > limits.maxRequestBytes) {
-    return Promise.reject(requestTooLarge(limits.maxRequestBytes));
-  }
-  try {
-    return decodeWith(contentCodings(contentEncoding), wire, limits);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+export async function decodeBody(wire: Buffer, contentEncoding: string | undefined, limits: BodyLimits): Promise<Buffer> {
+  return decodeWith(contentCodings(contentEncoding), wire, limits);
 }
 
 async function decodeWith(codings: Coding[], wire: Buffer, limits: BodyLimits): Promise<Buffer> {

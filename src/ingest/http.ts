@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { AppError, errorBody, httpStatusOf } from "../errors";
+import type { DirectAnswer } from "../http/direct-server";
 import { acceptAuthenticated, type IngestClient, type IngestDeps } from "./accept";
 import { credentialsFromEnvelopeHeader, extractRequestCredentials, parseDsn, type Credentials } from "./auth";
 import { discardRest, readBody } from "./body";
@@ -13,13 +14,9 @@ export type { IngestDeps } from "./accept";
 
 /**
  * What an ingest request is answered with, whichever server reads it: node:http (handleIngest) or
- * the direct path that reads ingest requests straight off the socket (src/http/direct-server.ts).
+ * the direct path that reads ingest requests straight off the socket, whose answer it is.
  */
-export interface IngestAnswer {
-  status: number;
-  headers: Record<string, string | number>;
-  body: string;
-}
+export type IngestAnswer = DirectAnswer;
 
 /** What the envelope and store endpoints read of a request besides its body. */
 export interface IngestRequestHead {
@@ -53,7 +50,7 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
   };
   if (route.endpoint === "tunnel" && head.method === "POST") {
     try {
-      const result = await tunnel(req, route, deps);
+      const result = await tunnel(req, head.client, route, deps);
       if (result.kind === "forwarded") {
         setCorsHeaders(res);
         // Object.assign, not a spread with more properties (corsHeadersWith says why).

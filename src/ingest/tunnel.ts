@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { AppError } from "../errors";
-import { acceptAuthenticated, type IngestDeps } from "./accept";
+import { acceptAuthenticated, type IngestClient, type IngestDeps } from "./accept";
 import { parseDsn, type Credentials, type Dsn } from "./auth";
 import { readBody } from "./body";
 import { parseEnvelope, readEnvelopeHeader } from "./envelope";
@@ -62,7 +62,7 @@ function hostOf(dsn: Dsn): string {
   return new URL(`${dsn.protocol}://${dsn.host}${dsn.port === null ? "" : `:${dsn.port}`}`).host;
 }
 
-export async function tunnel(req: IncomingMessage, route: IngestRoute, deps: IngestDeps): Promise<TunnelResult> {
+export async function tunnel(req: IncomingMessage, client: IngestClient, route: IngestRoute, deps: IngestDeps): Promise<TunnelResult> {
   const target = targetOf(route.query);
   const body = scrubInviteSecretsInEnvelope(await readBody(req, deps.config.limits));
   if (body.length === 0) throw new AppError("bad_request", "empty request body");
@@ -95,7 +95,6 @@ export async function tunnel(req: IncomingMessage, route: IngestRoute, deps: Ing
     throw new AppError("forbidden", `DSN not allowed: it names host ${hostOf(dsn)}, but this server is ${ownHost}`);
   }
   const credentials: Credentials = { publicKey: dsn.publicKey, version: 7, client: null, source: "envelope" };
-  const client = { address: req.socket.remoteAddress, userAgent: req.headers["user-agent"] };
   const job = await acceptAuthenticated(client, body, parseEnvelope(body), credentials, { projectId: target.p, organizationId: target.o }, deps);
   return { kind: "local", job };
 }
