@@ -21,7 +21,8 @@ import { createItemRegistry } from "../src/items";
 import { ensureDefaults } from "../src/services/projects/ensure-defaults";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../src/storage/sqlite";
 import { openDatabase } from "../src/storage/sqlite/db";
-import { handOver, toCommitRecord, type HandedRecord } from "../src/storage/sqlite/commit-records";
+import { handOver, type HandedRecord } from "../src/storage/sqlite/commit-records";
+import { spanGroupsOf } from "../src/storage/sqlite/span-groups";
 import { readSpanContainers } from "../src/storage/span-containers";
 import { sqliteCommitter, sqliteIngest } from "../src/storage/sqlite/ingest";
 import type { IngestRecord } from "../src/storage/types";
@@ -74,7 +75,7 @@ async function measure(name: string, match: (text: string) => boolean) {
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     // As the commit thread does: span containers are read there, so their reading counts as commit time.
-    for (const records of prepared) committer.commit(readSpanContainers(records, toCommitRecord).records);
+    for (const records of prepared) committer.commit(readSpanContainers(records, spanGroupsOf).records);
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
     const frames = (db.pragma("wal_checkpoint(PASSIVE)") as { log: number }[])[0]!.log;

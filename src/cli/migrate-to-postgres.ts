@@ -30,6 +30,10 @@ interface TableCopy {
   claims?: "event_ids" | "transaction_ids";
   /** A column SQLite may keep deflated (storage/stored-payload.ts); PostgreSQL gets its text. */
   packed?: string;
+  /** The SQLite table or view read, when it is not `table`. */
+  source?: string;
+  /** How many rows PostgreSQL must end up with, when the source may hold a row twice. */
+  distinctCount?: string;
 }
 
 /** Dependency order: rows that others name by id come first. Allow-list of table names. */
@@ -53,7 +57,12 @@ const TABLES: TableCopy[] = [
   { table: "issue_tags", orderBy: "issue_id, key, value" },
   { table: "events", orderBy: "project_id, event_id", partitionBy: { table: "events", column: "received" }, claims: "event_ids", packed: "payload" },
   { table: "transactions", orderBy: "project_id, event_id", partitionBy: { table: "transactions", column: "received" }, claims: "transaction_ids" },
-  { table: "spans", orderBy: "project_id, trace_id, span_id", partitionBy: { table: "spans", column: "end_ts" } },
+  // SQLite keeps streamed spans per container (span_groups); the view has them as rows of `spans`.
+  // A span sent in two containers is there twice and stored once.
+  {
+    table: "spans", source: "all_spans", orderBy: "project_id, trace_id, span_id", partitionBy: { table: "spans", column: "end_ts" },
+    distinctCount: "SELECT COUNT(*) AS n FROM (SELECT DISTINCT project_id, trace_id, span_id, end_ts FROM all_spans)",
+  },
   { table: "session_states", orderBy: "project_id, sid" },
   { table: "session_counts", orderBy: "project_id, hour, release, environment, health", partitionBy: { table: "session_counts", column: "hour" } },
   { table: "session_users", orderBy: "project_id, hour, release, environment, did", partitionBy: { table: "session_users", column: "hour" } },
@@ -87,12 +96,13 @@ async function columnsOf(pg: PgDb, table: string): Promise<Column[]> {
 
 async function copyTable(sqlite: Database.Database, pg: PgDb, spec: TableCopy, print: Print): Promise<void> {
   const columns = await columnsOf(pg, spec.table);
-  const total = (sqlite.prepare(`SELECT COUNT(*) AS n FROM ${spec.table}`).get() as { n: number }).n;
-  const insert = unnestInsert(spec.table, columns);
+  const source = spec.source ?? spec.table;
+  const total = (sqlite.prepare(`SELECT COUNT(*) AS n FROM ${source}`).get() as { n: number }).n;
+  const insert = unnestInsert(spec.table, columns, spec.distinctCount ? "ON CONFLICT DO NOTHING" : "");
   const insertClaims = spec.claims
     ? unnestInsert(spec.claims, [["project_id", "bigint"], ["event_id", "text"], ["received", "bigint"]], "ON CONFLICT DO NOTHING")
     : null;
-  const select = sqlite.prepare(`SELECT ${columns.map(([name]) => name).join(", ")} FROM ${spec.table} ORDER BY ${spec.orderBy}`).raw();
+  const select = sqlite.prepare(`SELECT ${columns.map(([name]) => name).join(", ")} FROM ${source} ORDER BY ${spec.orderBy}`).raw();
   let copied = 0;
   let lastPrint = 0;
   let batch: Scalar[][] = [];
@@ -146,9 +156,13 @@ export async function migrateToPostgres(options: { from: string; to: string; poo
 
     print("Verifying row counts:");
     const counts: MigrationResult["counts"] = [];
-    const pairs: [string, string][] = [...TABLES.map((t): [string, string] => [t.table, t.table]), ["events", "event_ids"], ["transactions", "transaction_ids"]];
-    for (const [source, target] of pairs) {
-      const from = (sqlite.prepare(`SELECT COUNT(*) AS n FROM ${source}`).get() as { n: number }).n;
+    const countOf = (table: string) => `SELECT COUNT(*) AS n FROM ${table}`;
+    const pairs: [string, string][] = [
+      ...TABLES.map((t): [string, string] => [t.distinctCount ?? countOf(t.source ?? t.table), t.table]),
+      [countOf("events"), "event_ids"], [countOf("transactions"), "transaction_ids"],
+    ];
+    for (const [count, target] of pairs) {
+      const from = (sqlite.prepare(count).get() as { n: number }).n;
       const [to] = await pg.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${target}`);
       counts.push({ table: target, sqlite: from, postgres: to?.n ?? 0 });
       print(`  ${target.padEnd(16)} sqlite ${String(from).padStart(9)}  postgres ${String(to?.n ?? 0).padStart(9)}  ${from === to?.n ? "ok" : "MISMATCH"}`);

@@ -15,10 +15,13 @@ export interface ContainersRead<T> {
 const isContainer = (record: unknown): record is SpanContainerRecord =>
   (record as { kind?: unknown }).kind === "span_container";
 
+/** Each of a container's read records as it is: for stores that write a container's spans one by one. */
+export const asRead = (records: ReadIngestRecord[]): ReadIngestRecord[] => records;
+
 /** `input` with each container replaced by its records, read and `convert`ed; other records as they are. */
 export function readSpanContainers<T>(
   input: readonly (T | SpanContainerRecord)[],
-  convert: (record: ReadIngestRecord) => T,
+  convert: (records: ReadIngestRecord[]) => T[],
 ): ContainersRead<Exclude<T, SpanContainerRecord>> {
   type Read = Exclude<T, SpanContainerRecord>;
   if (!input.some(isContainer)) return { records: input as Read[], answer: (results) => results };
@@ -27,7 +30,7 @@ export function readSpanContainers<T>(
   const sizes: (number | null)[] = [];
   for (const record of input) {
     if (isContainer(record)) {
-      const read = readSpanContainer(record).map(convert) as Read[];
+      const read = convert(readSpanContainer(record)) as Read[];
       records.push(...read);
       sizes.push(read.length);
     } else {

@@ -29,7 +29,7 @@ function differingObjects(after = "(made) => made"): Record<string, string[]> {
     const { parseEnvelope } = await import(${sourcePath("src/ingest/envelope.ts")});
     const { processEnvelope } = await import(${sourcePath("src/ingest/pipeline.ts")});
     const { createItemRegistry } = await import(${sourcePath("src/items/index.ts")});
-    const { readSpanContainers } = await import(${sourcePath("src/storage/span-containers.ts")});
+    const { readSpanContainers, asRead } = await import(${sourcePath("src/storage/span-containers.ts")});
     const { toCommitRecord } = await import(${sourcePath("src/storage/sqlite/commit-records.ts")});
     const registry = createItemRegistry({ maxEventBytes: 1 << 20 });
     const FIXTURE_KEY = "0123456789abcdef0123456789abcdef";
@@ -38,7 +38,7 @@ function differingObjects(after = "(made) => made"): Record<string, string[]> {
       for (const id of new Set(text.match(/[0-9a-f]{32}/g) ?? [])) if (id !== FIXTURE_KEY) text = text.split(id).join(randomBytes(16).toString("hex"));
       const envelope = parseEnvelope(Buffer.from(text, "latin1"));
       const context = { projectId: "1", envelopeHeaders: envelope.headers, receivedAt: Date.now(), clientIp: "203.0.113.9", userAgent: "test" };
-      const records = readSpanContainers(processEnvelope(envelope, registry, context).records, (record) => record).records;
+      const records = readSpanContainers(processEnvelope(envelope, registry, context).records, asRead).records;
       return (${after})({ records, commits: records.map(toCommitRecord) });
     };
     const differing = (a, b, where, out) => {

@@ -1,5 +1,5 @@
 import { HOUR_MS, IssueDeltas, OutcomeSums } from "../issue-deltas";
-import { readSpanContainers } from "../span-containers";
+import { asRead, readSpanContainers } from "../span-containers";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { columnArrays, sortedBy, unnestInsert } from "./bulk";
 import type { PgDb, Queryable } from "./db";
@@ -27,7 +27,7 @@ export function postgresIngest(db: PgDb, concurrentCommits: number): IngestStore
   return {
     concurrentCommits,
     async commit(input) {
-      const { records, answer } = readSpanContainers(input, (record) => record);
+      const { records, answer } = readSpanContainers(input, asRead);
       const needs = partitionNeeds(records);
       for (let attempt = 1; ; attempt++) {
         await db.partitions.ensure(db, needs);

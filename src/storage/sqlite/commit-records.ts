@@ -39,10 +39,24 @@ export interface EventCommit {
   };
 }
 
+/** The spans of one container and trace, as one row of `span_groups` (span-groups.ts). */
+export interface SpanGroupCommit {
+  kind: "span_group";
+  projectId: number;
+  traceId: string;
+  key: string;
+  /** Unix ms: the earliest and latest end of the row's spans. */
+  minEnd: number;
+  maxEnd: number;
+  /** JSON array of the spans' SpanData, ordered by end. */
+  spans: string;
+}
+
 export type CommitRecord =
   | EventCommit
   | { kind: "transaction"; row: TransactionRow; spans: SpanRow[] }
   | { kind: "span"; row: SpanRow }
+  | SpanGroupCommit
   | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>;
 
 /** What the commit thread is handed: commit records, and span containers it reads itself (span-containers.ts). */

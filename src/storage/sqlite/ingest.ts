@@ -2,7 +2,8 @@ import { readSpanContainers } from "../span-containers";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import { packPayload } from "../stored-payload";
 import type { IngestRecordResult, IngestStore } from "../types";
-import { decodeTags, toCommitRecord, type CommitRecord, type EventCommit } from "./commit-records";
+import { decodeTags, toHandedRecord, type CommitRecord, type EventCommit } from "./commit-records";
+import { spanGroupsOf } from "./span-groups";
 import type { Db } from "./db";
 import { tagUpserts } from "./tag-upserts";
 import { sqliteTelemetryIngest } from "./telemetry-ingest";
@@ -12,8 +13,8 @@ export function sqliteIngest(db: Db): IngestStore {
   const committer = sqliteCommitter(db);
   return {
     async commit(records) {
-      const read = readSpanContainers(records, (record) => record);
-      return read.answer(committer.commit(read.records.map(toCommitRecord)));
+      const read = readSpanContainers(records.map(toHandedRecord), spanGroupsOf);
+      return read.answer(committer.commit(read.records));
     },
   };
 }

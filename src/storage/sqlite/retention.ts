@@ -4,7 +4,7 @@ import type { Db } from "./db";
 
 /**
  * Allow-list: the telemetry tables retention trims, the time that expires their rows, their row key.
- * Spans are apart: they expire per project (below).
+ * Spans and span groups are apart: they expire per project (below).
  */
 const EXPIRING = [
   ["events", "received", "rowid"],
@@ -37,6 +37,13 @@ export function sqliteRetention(db: Db): RetentionStore {
   const deleteSpans = db.prepare<[number, number, number]>(
     "DELETE FROM spans WHERE rowid IN (SELECT rowid FROM spans WHERE project_id = ? AND end_ts < ? LIMIT ?)",
   );
+  // A span group expires with its newest span, at most SPAN_GROUP_MAX_SPREAD_MS after its oldest.
+  const nextGroupProject = db.prepare<[number], { project_id: number }>(
+    "SELECT project_id FROM span_groups WHERE project_id > ? ORDER BY project_id LIMIT 1",
+  );
+  const deleteGroups = db.prepare<[number, number, number]>(
+    "DELETE FROM span_groups WHERE rowid IN (SELECT rowid FROM span_groups WHERE project_id = ? AND max_end < ? LIMIT ?)",
+  );
 
   /** Runs `remove` until it deletes less than a batch, yielding between batches; returns the rows deleted. */
   async function inBatches(remove: () => number): Promise<number> {
@@ -56,6 +63,10 @@ export function sqliteRetention(db: Db): RetentionStore {
       for (let project = nextSpanProject.get(-1); project; project = nextSpanProject.get(project.project_id)) {
         const projectId = project.project_id;
         deletedRows += await inBatches(() => deleteSpans.run(projectId, before, BATCH).changes);
+      }
+      for (let project = nextGroupProject.get(-1); project; project = nextGroupProject.get(project.project_id)) {
+        const projectId = project.project_id;
+        deletedRows += await inBatches(() => deleteGroups.run(projectId, before, BATCH).changes);
       }
       return { deletedRows, droppedPartitions: 0 };
     },

@@ -1,13 +1,72 @@
 import { decodeCursor, encodeCursor } from "../cursor";
 import { toSpan, type SpanRow } from "../rows";
-import type { SpanListQuery, SpanRepo } from "../types";
+import type { SpanData, SpanListQuery, SpanRepo, StoredSpan } from "../types";
 import type { Db } from "./db";
+import { SPAN_GROUP_MAX_SPREAD_MS } from "./span-groups";
 
-/** Span lists run newest first by end time, ties broken by span id, so paging is stable. */
+interface GroupRow {
+  project_id: number;
+  max_end: number;
+  spans: string;
+}
+
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Newest first by end, then by span id (the list's order and cursor), then by trace and project. */
+const newestFirst = (a: StoredSpan, b: StoredSpan) =>
+  b.end - a.end || compareIds(b.spanId, a.spanId) || compareIds(a.traceId, b.traceId) || compareIds(a.projectId, b.projectId);
+
+const sameSpan = (a: StoredSpan, b: StoredSpan) =>
+  a.spanId === b.spanId && a.traceId === b.traceId && a.projectId === b.projectId;
+
+/**
+ * `spans` sorted newest first, each span once: of a span stored twice (in a transaction and in a
+ * container, or in two containers) the copy that comes first in `spans` (the sort is stable).
+ */
+function sortedOnce(spans: StoredSpan[]): StoredSpan[] {
+  spans.sort(newestFirst);
+  return spans.filter((span, i) => i === 0 || !(span.end === spans[i - 1]!.end && sameSpan(span, spans[i - 1]!)));
+}
+
+const spansOf = (row: Pick<GroupRow, "project_id" | "spans">): StoredSpan[] => {
+  const projectId = String(row.project_id);
+  return (JSON.parse(row.spans) as SpanData[]).map((span) => ({ ...span, projectId }));
+};
+
+/**
+ * The `need` newest spans that `keep` accepts from group rows read newest `max_end` first. It stops
+ * at the first row that ends before the `need`-th span found: that row and every later one hold
+ * only spans that end earlier still.
+ */
+function newestOfGroups(rows: Iterable<GroupRow>, keep: (span: StoredSpan) => boolean, need: number): StoredSpan[] {
+  let found: StoredSpan[] = [];
+  for (const row of rows) {
+    if (found.length >= need && row.max_end < found[need - 1]!.end) break;
+    for (const span of spansOf(row)) if (keep(span)) found.push(span);
+    if (found.length >= need) found = sortedOnce(found).slice(0, need);
+  }
+  return found;
+}
+
+/**
+ * Span lists run newest first by end time, ties broken by span id, so paging is stable. Spans live
+ * in two tables (migration 0006): `spans` (transactions' spans, v1 spans), read as rows, and
+ * `span_groups` (streamed containers), read per project and merged with them.
+ */
 export function sqliteSpans(db: Db): SpanRepo {
   const ofTrace = db.prepare<[string, string], SpanRow>(
     `SELECT * FROM spans WHERE project_id IN (SELECT value FROM json_each(?)) AND trace_id = ?
      ORDER BY start_ts, span_id`,
+  );
+  const groupsOfTrace = db.prepare<[string, string], GroupRow>(
+    `SELECT project_id, max_end, spans FROM span_groups WHERE project_id IN (SELECT value FROM json_each(?)) AND trace_id = ?
+     ORDER BY max_end DESC, rowid`,
+  );
+  // A row whose spans end before @end has min_end <= @end and, its spans being at most
+  // SPAN_GROUP_MAX_SPREAD_MS apart, max_end <= @end + that: the index bounds both.
+  const groupsByEnd = db.prepare<[number, number, number], GroupRow>(
+    `SELECT project_id, max_end, spans FROM span_groups WHERE project_id = ? AND max_end <= ? AND min_end <= ?
+     ORDER BY max_end DESC`,
   );
   type ListParams = {
     projects: string; isSegment: number | null; op: string | null; traceId: string | null; segmentName: string | null;
@@ -20,27 +79,51 @@ export function sqliteSpans(db: Db): SpanRepo {
        AND (@end IS NULL OR end_ts < @end OR (end_ts = @end AND span_id < @spanId))
      ORDER BY end_ts DESC, span_id DESC LIMIT @limit`,
   );
+
+  /** The group rows that may hold spans of `query` before `position`, newest `max_end` first, one project. */
+  function groupRows(projectId: string, query: SpanListQuery, position: { end: number } | null): Iterable<GroupRow> {
+    if (query.traceId !== undefined) return groupsOfTrace.iterate(JSON.stringify([Number(projectId)]), query.traceId);
+    if (!position) return groupsByEnd.iterate(Number(projectId), Number.MAX_VALUE, Number.MAX_VALUE);
+    return groupsByEnd.iterate(Number(projectId), position.end + SPAN_GROUP_MAX_SPREAD_MS, position.end);
+  }
+
   return {
     async trace(projectIds, traceId) {
-      return ofTrace.all(JSON.stringify(projectIds.map(Number)), traceId).map(toSpan);
+      const projects = JSON.stringify(projectIds.map(Number));
+      const spans = ofTrace.all(projects, traceId).map(toSpan);
+      for (const row of groupsOfTrace.all(projects, traceId)) spans.push(...spansOf(row));
+      // A span stored twice (a container repeating spans of an earlier one) is kept once, from `spans` if it is there.
+      const once = new Map<string, StoredSpan>();
+      for (const span of spans) if (!once.has(`${span.projectId}:${span.spanId}`)) once.set(`${span.projectId}:${span.spanId}`, span);
+      return [...once.values()].sort((a, b) => a.start - b.start || compareIds(a.spanId, b.spanId));
     },
     async list(query: SpanListQuery) {
-      const position = query.cursor ? decodeCursor(query.cursor) : null;
+      const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+      const position = cursor ? { end: Number(cursor.value), spanId: String(cursor.id) } : null;
+      const need = query.limit + 1;
       const rows = list.all({
         projects: JSON.stringify(query.projectIds.map(Number)),
         isSegment: query.isSegment === undefined ? null : query.isSegment ? 1 : 0,
         op: query.op ?? null,
         traceId: query.traceId ?? null,
         segmentName: query.segmentName ?? null,
-        end: position ? Number(position.value) : null,
-        spanId: position ? String(position.id) : null,
-        limit: query.limit + 1,
+        end: position ? position.end : null,
+        spanId: position ? position.spanId : null,
+        limit: need,
       });
-      const page = rows.slice(0, query.limit);
+      const keep = (span: StoredSpan) =>
+        (query.isSegment === undefined || span.isSegment === query.isSegment) && (query.op === undefined || span.op === query.op) &&
+        (query.traceId === undefined || span.traceId === query.traceId) &&
+        (query.segmentName === undefined || span.segmentName === query.segmentName) &&
+        (!position || span.end < position.end || (span.end === position.end && span.spanId < position.spanId));
+      const spans = rows.map(toSpan);
+      for (const projectId of query.projectIds) spans.push(...newestOfGroups(groupRows(projectId, query, position), keep, need));
+      const newest = sortedOnce(spans).slice(0, need);
+      const page = newest.slice(0, query.limit);
       const last = page.at(-1);
       return {
-        items: page.map(toSpan),
-        nextCursor: rows.length > query.limit && last ? encodeCursor({ value: last.end_ts, id: last.span_id }) : null,
+        items: page,
+        nextCursor: newest.length > query.limit && last ? encodeCursor({ value: last.end, id: last.spanId }) : null,
       };
     },
   };

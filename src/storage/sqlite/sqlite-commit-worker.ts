@@ -9,7 +9,7 @@ import { COMMIT_THREAD_NAME, type CommitThreadData, type FromCommitThread, type 
 import { refusesOneBatch } from "./commit-errors";
 import { openDatabase, openInThread } from "./db";
 import { sqliteCommitter } from "./ingest";
-import { toCommitRecord } from "./commit-records";
+import { spanGroupsOf } from "./span-groups";
 import { readSpanContainers } from "../span-containers";
 import { nameThisThread } from "../../thread-name";
 
@@ -31,7 +31,7 @@ type CommitMessage = Extract<ToCommitThread, { type: "commit" }>;
 function commitTogether(batches: CommitMessage[]): void {
   try {
     // Span containers are read here, off the main thread (span-containers.ts).
-    const read = batches.map((batch) => readSpanContainers(batch.records, toCommitRecord));
+    const read = batches.map((batch) => readSpanContainers(batch.records, spanGroupsOf));
     const results = committer.commit(read.flatMap(({ records }) => records));
     let offset = 0;
     batches.forEach((batch, index) => {

@@ -18,7 +18,7 @@ export interface TelemetryBatch {
 }
 
 /**
- * Transactions and spans are written as they come (a repeated transaction event id, an SDK retry,
+ * Transactions, spans and span groups are written as they come (a repeated transaction event id, an SDK retry,
  * stores nothing again); session updates and aggregates are summed over the batch (SessionDeltas)
  * and written once per session, counter and user at the end.
  */
@@ -40,6 +40,9 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
       s.project_id, s.trace_id, s.span_id, s.parent_span_id, s.segment_id, s.event_id, s.is_segment, s.op, s.name, s.status,
       s.start_ts, s.end_ts, s.duration, s.segment_name, s.release, s.environment, s.sdk_name, s.attributes, s.measurements,
     );
+  const insertSpanGroup = db.prepare<[number, string, string, number, number, string]>(
+    "INSERT OR IGNORE INTO span_groups (project_id, trace_id, group_key, min_end, max_end, spans) VALUES (?, ?, ?, ?, ?, ?)",
+  );
   const loadSession = db.prepare<[number, string], SessionStateRow>("SELECT * FROM session_states WHERE project_id = ? AND sid = ?");
   const saveSession = db.prepare<[SessionStateRow]>(
     `INSERT OR REPLACE INTO session_states (project_id, sid, did, seq, init, started, timestamp, status, errors, duration,
@@ -77,6 +80,9 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
             }
             case "span":
               insertSpan(record.row);
+              return { kind: "span" };
+            case "span_group":
+              insertSpanGroup.run(record.projectId, record.traceId, record.key, record.minEnd, record.maxEnd, record.spans);
               return { kind: "span" };
           }
         },
