@@ -5,6 +5,7 @@ import { accountsContract } from "../../src/storage/contract/accounts-suite";
 import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
 import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
 import { retentionContract } from "../../src/storage/contract/retention-suite";
+import { spanContract } from "../../src/storage/contract/span-suite";
 import { createPostgresStorage } from "../../src/storage/postgres";
 import { PARTITIONED_TABLES } from "../../src/storage/postgres/partitions";
 import type { Storage } from "../../src/storage/types";
@@ -30,6 +31,7 @@ const postgres: EngineFactory = {
 if (await postgresForTests("storage contract: postgres")) {
   storageContract("postgres", postgres);
   telemetryContract("postgres", postgres);
+  spanContract("postgres", postgres);
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
 }

@@ -9,6 +9,7 @@ import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { accountsContract } from "../../src/storage/contract/accounts-suite";
 import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
 import { retentionContract } from "../../src/storage/contract/retention-suite";
+import { spanContract } from "../../src/storage/contract/span-suite";
 import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import type { Storage } from "../../src/storage/types";
@@ -34,6 +35,7 @@ const sqlite = (commitThread: boolean): EngineFactory => ({
 for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread", true]] as const) {
   storageContract(name, sqlite(commitThread));
   telemetryContract(name, sqlite(commitThread));
+  spanContract(name, sqlite(commitThread));
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
 }

@@ -122,6 +122,29 @@ export function retentionContract(engine: string, factory: EngineFactory): void 
       );
     });
 
+    it("expires streamed spans with their container, per project, and keeps newer containers", async () => {
+      const other = await storage.projects.create({ organizationId: project.organizationId, slug: "api", name: "API", platform: null });
+      const container = (projectId: string, first: number, trace: string, end: number): IngestRecord => ({
+        kind: "span_container", projectId, itemCount: 2, receivedAt: end, shift: 0, sdkName: null,
+        json: JSON.stringify({
+          items: [first, first + 1].map((n) => ({ trace_id: trace, span_id: hex(n, 16), name: "q", start_timestamp: (end - 10) / 1000, end_timestamp: end / 1000 })),
+        }),
+      });
+      await storage.ingest.commit([
+        container(project.id, 1, TRACE_OLD, OLD), container(other.id, 1, TRACE_OLD, OLD),
+        container(project.id, 10, TRACE_NEW, NOW), container(other.id, 10, TRACE_NEW, NOW),
+      ]);
+
+      await storage.retention.expire(NOW - 90 * DAY);
+
+      const left = async (projectId: string, trace: string) => (await storage.spans.trace([projectId], trace)).map((s) => s.spanId);
+      assert.deepEqual(
+        [await left(project.id, TRACE_OLD), await left(other.id, TRACE_OLD), await left(project.id, TRACE_NEW), await left(other.id, TRACE_NEW)],
+        [[], [], [hex(10, 16), hex(11, 16)], [hex(10, 16), hex(11, 16)]],
+      );
+      assert.deepEqual((await storage.spans.list({ projectIds: [project.id, other.id], limit: 10 })).items.length, 4);
+    });
+
     it("never stores an event twice: one still kept after a mid-day cutoff stays deduplicated", async () => {
       const day = Math.floor(NOW / DAY) * DAY;
       const early = day + 3_600_000;
