@@ -92,9 +92,15 @@ export function sqliteSpans(db: Db): SpanRepo {
       const projects = JSON.stringify(projectIds.map(Number));
       const spans = ofTrace.all(projects, traceId).map(toSpan);
       for (const row of groupsOfTrace.all(projects, traceId)) spans.push(...spansOf(row));
-      // A span stored twice (a container repeating spans of an earlier one) is kept once, from `spans` if it is there.
+      // A span stored twice (a container repeating spans of an earlier one) is kept once, from `spans`
+      // if it is there. Its end is part of what makes it the same span, as on PostgreSQL: a span sent
+      // again in another envelope gets that envelope's clock drift correction, and if its times differ
+      // both are kept.
       const once = new Map<string, StoredSpan>();
-      for (const span of spans) if (!once.has(`${span.projectId}:${span.spanId}`)) once.set(`${span.projectId}:${span.spanId}`, span);
+      for (const span of spans) {
+        const key = `${span.projectId}:${span.spanId}:${span.end}`;
+        if (!once.has(key)) once.set(key, span);
+      }
       return [...once.values()].sort((a, b) => a.start - b.start || compareIds(a.spanId, b.spanId));
     },
     async list(query: SpanListQuery) {
