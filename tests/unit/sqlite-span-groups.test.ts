@@ -7,11 +7,11 @@ const NOW = Date.UTC(2026, 10, 20, 12, 30);
 const TRACE_A = "aa".repeat(16);
 const TRACE_B = "bb".repeat(16);
 
-function span(id: number, traceId: string, end: number): SpanData {
+function span(id: number, traceId: string, end: number, overrides: Partial<SpanData> = {}): SpanData {
   return {
     traceId, spanId: id.toString(16).padStart(16, "0"), parentSpanId: null, segmentId: null, eventId: null, isSegment: false,
     op: "db", name: `q${id}`, status: "ok", start: end - 5, end, segmentName: null, release: null, environment: null,
-    sdkName: null, attributes: { "db.system": "sqlite" }, measurements: {},
+    sdkName: null, attributes: { "db.system": "sqlite" }, measurements: {}, ...overrides,
   };
 }
 
@@ -21,17 +21,24 @@ const accepted: ReadIngestRecord = {
 };
 
 describe("spanGroupsOf", () => {
-  it("makes one row per trace, spans ordered by end, and passes the container's outcomes on", () => {
-    const spans = [span(1, TRACE_A, NOW - 10), span(2, TRACE_B, NOW - 20), span(3, TRACE_A, NOW - 30), span(4, TRACE_A, NOW - 10)];
+  it("makes one row per trace, spans ordered by end, with what the list filters on, and passes the container's outcomes on", () => {
+    const spans = [
+      span(1, TRACE_A, NOW - 10, { isSegment: true, op: "http.server", segmentName: "/checkout" }),
+      span(2, TRACE_B, NOW - 20, { op: null }),
+      span(3, TRACE_A, NOW - 30, { segmentName: "/checkout" }),
+      span(4, TRACE_A, NOW - 10),
+    ];
     const [outcome, a, b, ...rest] = spanGroupsOf([...spans.map(spanRecord), accepted]);
     assert.deepEqual(outcome, accepted);
     assert.deepEqual(rest, []);
     assert.deepEqual({ ...a!, key: "" }, {
       kind: "span_group", projectId: 7, traceId: TRACE_A, key: "", minEnd: NOW - 30, maxEnd: NOW - 10,
+      ops: "\ndb\nhttp.server\n", segmentNames: "\n/checkout\n", spanCount: 3, segments: 1,
       spans: JSON.stringify([spans[2], spans[0], spans[3]]),
     });
     assert.deepEqual({ ...b!, key: "" }, {
-      kind: "span_group", projectId: 7, traceId: TRACE_B, key: "", minEnd: NOW - 20, maxEnd: NOW - 20, spans: JSON.stringify([spans[1]]),
+      kind: "span_group", projectId: 7, traceId: TRACE_B, key: "", minEnd: NOW - 20, maxEnd: NOW - 20,
+      ops: "", segmentNames: "", spanCount: 1, segments: 0, spans: JSON.stringify([spans[1]]),
     });
   });
 

@@ -48,6 +48,11 @@ export interface SpanGroupCommit {
   /** Unix ms: the earliest and latest end of the row's spans. */
   minEnd: number;
   maxEnd: number;
+  /** The distinct ops and segment names, each between newlines ("\nhttp.client\ndb\n"). */
+  ops: string;
+  segmentNames: string;
+  spanCount: number;
+  segments: number;
   /** JSON array of the spans' SpanData, ordered by end. */
   spans: string;
 }

@@ -27,10 +27,20 @@ function groupKey(spans: readonly SpanData[]): string {
   return hash.digest("base64url");
 }
 
+/** The distinct values, each between newlines: a filter looks for "\n<value>\n" (spans.ts). */
+function listed(values: Iterable<string | null>): string {
+  const distinct = new Set(values);
+  distinct.delete(null);
+  return distinct.size === 0 ? "" : `\n${[...distinct].join("\n")}\n`;
+}
+
 function groupOf(projectId: number, traceId: string, spans: SpanData[]): SpanGroupCommit {
+  let segments = 0;
+  for (const span of spans) if (span.isSegment) segments++;
   return {
-    kind: "span_group", projectId, traceId, key: groupKey(spans),
-    minEnd: spans[0]!.end, maxEnd: spans.at(-1)!.end, spans: JSON.stringify(spans),
+    kind: "span_group", projectId, traceId, key: groupKey(spans), minEnd: spans[0]!.end, maxEnd: spans.at(-1)!.end,
+    ops: listed(spans.map((span) => span.op)), segmentNames: listed(spans.map((span) => span.segmentName)),
+    spanCount: spans.length, segments, spans: JSON.stringify(spans),
   };
 }
 

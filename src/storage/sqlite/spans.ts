@@ -33,6 +33,15 @@ const spansOf = (row: Pick<GroupRow, "project_id" | "spans">): StoredSpan[] => {
   return (JSON.parse(row.spans) as SpanData[]).map((span) => ({ ...span, projectId }));
 };
 
+/** The span list's filters as the columns of span_groups (span-groups.ts) hold them. */
+function groupFilters(query: SpanListQuery): { op: string | null; isSegment: number | null; segmentName: string | null } {
+  return {
+    op: query.op === undefined ? null : `\n${query.op}\n`,
+    isSegment: query.isSegment === undefined ? null : query.isSegment ? 1 : 0,
+    segmentName: query.segmentName === undefined ? null : `\n${query.segmentName}\n`,
+  };
+}
+
 /**
  * The `need` newest spans that `keep` accepts from group rows read newest `max_end` first. It stops
  * at the first row that ends before the `need`-th span found: that row and every later one hold
@@ -63,9 +72,13 @@ export function sqliteSpans(db: Db): SpanRepo {
      ORDER BY max_end DESC, rowid`,
   );
   // A row whose spans end before @end has min_end <= @end and, its spans being at most
-  // SPAN_GROUP_MAX_SPREAD_MS apart, max_end <= @end + that: the index bounds both.
-  const groupsByEnd = db.prepare<[number, number, number], GroupRow>(
-    `SELECT project_id, max_end, spans FROM span_groups WHERE project_id = ? AND max_end <= ? AND min_end <= ?
+  // SPAN_GROUP_MAX_SPREAD_MS apart, max_end <= @end + that: the index bounds both. The filter
+  // columns skip rows none of whose spans can match before their JSON is read.
+  type ByEndParams = { projectId: number; top: number; end: number; op: string | null; isSegment: number | null; segmentName: string | null };
+  const groupsByEnd = db.prepare<[ByEndParams], GroupRow>(
+    `SELECT project_id, max_end, spans FROM span_groups WHERE project_id = @projectId AND max_end <= @top AND min_end <= @end
+       AND (@op IS NULL OR instr(ops, @op) > 0) AND (@segmentName IS NULL OR instr(segment_names, @segmentName) > 0)
+       AND (@isSegment IS NULL OR (CASE WHEN @isSegment THEN segments > 0 ELSE span_count > segments END))
      ORDER BY max_end DESC`,
   );
   type ListParams = {
@@ -83,8 +96,12 @@ export function sqliteSpans(db: Db): SpanRepo {
   /** The group rows that may hold spans of `query` before `position`, newest `max_end` first, one project. */
   function groupRows(projectId: string, query: SpanListQuery, position: { end: number } | null): Iterable<GroupRow> {
     if (query.traceId !== undefined) return groupsOfTrace.iterate(JSON.stringify([Number(projectId)]), query.traceId);
-    if (!position) return groupsByEnd.iterate(Number(projectId), Number.MAX_VALUE, Number.MAX_VALUE);
-    return groupsByEnd.iterate(Number(projectId), position.end + SPAN_GROUP_MAX_SPREAD_MS, position.end);
+    return groupsByEnd.iterate({
+      projectId: Number(projectId),
+      top: position ? position.end + SPAN_GROUP_MAX_SPREAD_MS : Number.MAX_VALUE,
+      end: position ? position.end : Number.MAX_VALUE,
+      ...groupFilters(query),
+    });
   }
 
   return {

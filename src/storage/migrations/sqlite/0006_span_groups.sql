@@ -10,6 +10,13 @@ CREATE TABLE span_groups (
   group_key   TEXT NOT NULL,
   min_end     REAL NOT NULL,
   max_end     REAL NOT NULL,
+  -- What the span list filters on, so that rows none of whose spans match are skipped without
+  -- reading `spans` (kept last: a long value runs on into overflow pages): the distinct ops and
+  -- segment names, each between newlines, and how many spans and segments the row holds.
+  ops           TEXT NOT NULL,
+  segment_names TEXT NOT NULL,
+  span_count    INTEGER NOT NULL,
+  segments      INTEGER NOT NULL,
   -- JSON array of the spans (SpanData, the trace id included), ordered by end.
   spans       TEXT NOT NULL,
   PRIMARY KEY (project_id, trace_id, group_key)
