@@ -177,6 +177,8 @@ export function spanContract(engine: string, factory: EngineFactory): void {
         assert.deepEqual(await allPages({ ...query, segmentName: "/checkout" }, 2), [[0x11, 0x12], [0x13]]);
         assert.deepEqual(await allPages({ ...query, traceId: TRACE_B }, 3), [[0x21, 0x22, 0x23], [0x24]]);
         assert.deepEqual(await allPages({ ...query, traceId: TRACE_C, op: "resource" }, 10), [[0x34, 0x31, 0x32, 0x33]]);
+        assert.deepEqual(await allPages({ ...query, traceId: TRACE_C }, 2), [[0x34, 0x31], [0x42, 0x32], [0x33]]);
+        assert.deepEqual(await allPages({ ...query, traceId: TRACE_A, op: "ui" }, 2), [[0x41]]);
         assert.deepEqual(await allPages({ ...query, op: "nothing" }, 2), [[]]);
       });
 

@@ -82,13 +82,13 @@ export function sqliteSpans(db: Db): SpanRepo {
      ORDER BY max_end DESC`,
   );
   type ListParams = {
-    projects: string; isSegment: number | null; op: string | null; traceId: string | null; segmentName: string | null;
+    projects: string; isSegment: number | null; op: string | null; segmentName: string | null;
     end: number | null; spanId: string | null; limit: number;
   };
   const list = db.prepare<[ListParams], SpanRow>(
     `SELECT * FROM spans WHERE project_id IN (SELECT value FROM json_each(@projects))
        AND (@isSegment IS NULL OR is_segment = @isSegment) AND (@op IS NULL OR op = @op)
-       AND (@traceId IS NULL OR trace_id = @traceId) AND (@segmentName IS NULL OR segment_name = @segmentName)
+       AND (@segmentName IS NULL OR segment_name = @segmentName)
        AND (@end IS NULL OR end_ts < @end OR (end_ts = @end AND span_id < @spanId))
      ORDER BY end_ts DESC, span_id DESC LIMIT @limit`,
   );
@@ -124,22 +124,24 @@ export function sqliteSpans(db: Db): SpanRepo {
       const cursor = query.cursor ? decodeCursor(query.cursor) : null;
       const position = cursor ? { end: Number(cursor.value), spanId: String(cursor.id) } : null;
       const need = query.limit + 1;
-      const rows = list.all({
-        projects: JSON.stringify(query.projectIds.map(Number)),
-        isSegment: query.isSegment === undefined ? null : query.isSegment ? 1 : 0,
-        op: query.op ?? null,
-        traceId: query.traceId ?? null,
-        segmentName: query.segmentName ?? null,
-        end: position ? position.end : null,
-        spanId: position ? position.spanId : null,
-        limit: need,
-      });
+      const projects = JSON.stringify(query.projectIds.map(Number));
       const keep = (span: StoredSpan) =>
         (query.isSegment === undefined || span.isSegment === query.isSegment) && (query.op === undefined || span.op === query.op) &&
         (query.traceId === undefined || span.traceId === query.traceId) &&
         (query.segmentName === undefined || span.segmentName === query.segmentName) &&
         (!position || span.end < position.end || (span.end === position.end && span.spanId < position.spanId));
-      const spans = rows.map(toSpan);
+      // One trace's rows come by its key: in end order, the planner would walk every span of the projects.
+      const spans = query.traceId !== undefined
+        ? ofTrace.all(projects, query.traceId).map(toSpan).filter(keep)
+        : list.all({
+            projects,
+            isSegment: query.isSegment === undefined ? null : query.isSegment ? 1 : 0,
+            op: query.op ?? null,
+            segmentName: query.segmentName ?? null,
+            end: position ? position.end : null,
+            spanId: position ? position.spanId : null,
+            limit: need,
+          }).map(toSpan);
       for (const projectId of query.projectIds) spans.push(...newestOfGroups(groupRows(projectId, query, position), keep, need));
       const newest = sortedOnce(spans).slice(0, need);
       const page = newest.slice(0, query.limit);
