@@ -21,7 +21,7 @@ const accepted: ReadIngestRecord = {
 };
 
 describe("spanGroupsOf", () => {
-  it("makes one row per trace, spans ordered by end, with what the list filters on, and passes the container's outcomes on", () => {
+  it("makes one row per trace, segments apart from the other spans, each ordered by end, with what the list filters on, and passes the outcomes on", () => {
     const spans = [
       span(1, TRACE_A, NOW - 10, { isSegment: true, op: "http.server", segmentName: "/checkout" }),
       span(2, TRACE_B, NOW - 20, { op: null }),
@@ -33,12 +33,12 @@ describe("spanGroupsOf", () => {
     assert.deepEqual(rest, []);
     assert.deepEqual({ ...a!, key: "" }, {
       kind: "span_group", projectId: 7, traceId: TRACE_A, key: "", minEnd: NOW - 30, maxEnd: NOW - 10,
-      ops: "\ndb\nhttp.server\n", segmentNames: "\n/checkout\n", spanCount: 3, segments: 1,
-      spans: JSON.stringify([spans[2], spans[0], spans[3]]),
+      ops: "\ndb\nhttp.server\n", segmentNames: "\n/checkout\n",
+      segments: JSON.stringify([spans[0]]), spans: JSON.stringify([spans[2], spans[3]]),
     });
     assert.deepEqual({ ...b!, key: "" }, {
       kind: "span_group", projectId: 7, traceId: TRACE_B, key: "", minEnd: NOW - 20, maxEnd: NOW - 20,
-      ops: "", segmentNames: "", spanCount: 1, segments: 0, spans: JSON.stringify([spans[1]]),
+      ops: "", segmentNames: "", segments: null, spans: JSON.stringify([spans[1]]),
     });
   });
 
@@ -46,7 +46,7 @@ describe("spanGroupsOf", () => {
     const ends = [NOW, NOW - SPAN_GROUP_MAX_SPREAD_MS, NOW - SPAN_GROUP_MAX_SPREAD_MS - 1, NOW - 3 * SPAN_GROUP_MAX_SPREAD_MS];
     const rows = spanGroupsOf(ends.map((end, i) => spanRecord(span(i + 1, TRACE_A, end))));
     assert.deepEqual(
-      rows.map((row) => (row.kind === "span_group" ? [row.minEnd, row.maxEnd, (JSON.parse(row.spans) as SpanData[]).map((s) => s.spanId)] : row.kind)),
+      rows.map((row) => (row.kind === "span_group" ? [row.minEnd, row.maxEnd, (JSON.parse(row.spans!) as SpanData[]).map((s) => s.spanId)] : row.kind)),
       [
         [ends[3], ends[3], ["0000000000000004"]],
         [ends[2], ends[1], ["0000000000000003", "0000000000000002"]],

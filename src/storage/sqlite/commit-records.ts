@@ -51,10 +51,9 @@ export interface SpanGroupCommit {
   /** The distinct ops and segment names, each between newlines ("\nhttp.client\ndb\n"). */
   ops: string;
   segmentNames: string;
-  spanCount: number;
-  segments: number;
-  /** JSON array of the spans' SpanData, ordered by end. */
-  spans: string;
+  /** JSON arrays of the segments' and the other spans' SpanData, ordered by end; null for none. */
+  segments: string | null;
+  spans: string | null;
 }
 
 export type CommitRecord =

@@ -34,13 +34,13 @@ function listed(values: Iterable<string | null>): string {
   return distinct.size === 0 ? "" : `\n${[...distinct].join("\n")}\n`;
 }
 
+const jsonOf = (spans: SpanData[]): string | null => (spans.length === 0 ? null : JSON.stringify(spans));
+
 function groupOf(projectId: number, traceId: string, spans: SpanData[]): SpanGroupCommit {
-  let segments = 0;
-  for (const span of spans) if (span.isSegment) segments++;
   return {
     kind: "span_group", projectId, traceId, key: groupKey(spans), minEnd: spans[0]!.end, maxEnd: spans.at(-1)!.end,
     ops: listed(spans.map((span) => span.op)), segmentNames: listed(spans.map((span) => span.segmentName)),
-    spanCount: spans.length, segments, spans: JSON.stringify(spans),
+    segments: jsonOf(spans.filter((span) => span.isSegment)), spans: jsonOf(spans.filter((span) => !span.isSegment)),
   };
 }
 

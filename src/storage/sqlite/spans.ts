@@ -7,7 +7,9 @@ import { SPAN_GROUP_MAX_SPREAD_MS } from "./span-groups";
 interface GroupRow {
   project_id: number;
   max_end: number;
-  spans: string;
+  /** JSON arrays (span-groups.ts); a statement that needs only one kind selects the other as NULL. */
+  segments: string | null;
+  spans: string | null;
 }
 
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -28,16 +30,19 @@ function sortedOnce(spans: StoredSpan[]): StoredSpan[] {
   return spans.filter((span, i) => i === 0 || !(span.end === spans[i - 1]!.end && sameSpan(span, spans[i - 1]!)));
 }
 
-const spansOf = (row: Pick<GroupRow, "project_id" | "spans">): StoredSpan[] => {
+function spansOf(row: GroupRow): StoredSpan[] {
   const projectId = String(row.project_id);
-  return (JSON.parse(row.spans) as SpanData[]).map((span) => ({ ...span, projectId }));
-};
+  const spans: StoredSpan[] = [];
+  for (const json of [row.segments, row.spans]) {
+    if (json !== null) for (const span of JSON.parse(json) as SpanData[]) spans.push({ ...span, projectId });
+  }
+  return spans;
+}
 
 /** The span list's filters as the columns of span_groups (span-groups.ts) hold them. */
-function groupFilters(query: SpanListQuery): { op: string | null; isSegment: number | null; segmentName: string | null } {
+function groupFilters(query: SpanListQuery): { op: string | null; segmentName: string | null } {
   return {
     op: query.op === undefined ? null : `\n${query.op}\n`,
-    isSegment: query.isSegment === undefined ? null : query.isSegment ? 1 : 0,
     segmentName: query.segmentName === undefined ? null : `\n${query.segmentName}\n`,
   };
 }
@@ -68,35 +73,43 @@ export function sqliteSpans(db: Db): SpanRepo {
      ORDER BY start_ts, span_id`,
   );
   const groupsOfTrace = db.prepare<[string, string], GroupRow>(
-    `SELECT project_id, max_end, spans FROM span_groups WHERE project_id IN (SELECT value FROM json_each(?)) AND trace_id = ?
+    `SELECT project_id, max_end, segments, spans FROM span_groups WHERE project_id IN (SELECT value FROM json_each(?)) AND trace_id = ?
      ORDER BY max_end DESC, rowid`,
   );
   // A row whose spans end before @end has min_end <= @end and, its spans being at most
   // SPAN_GROUP_MAX_SPREAD_MS apart, max_end <= @end + that: the index bounds both. The filter
-  // columns skip rows none of whose spans can match before their JSON is read.
-  type ByEndParams = { projectId: number; top: number; end: number; op: string | null; isSegment: number | null; segmentName: string | null };
-  const groupsByEnd = db.prepare<[ByEndParams], GroupRow>(
-    `SELECT project_id, max_end, spans FROM span_groups WHERE project_id = @projectId AND max_end <= @top AND min_end <= @end
-       AND (@op IS NULL OR instr(ops, @op) > 0) AND (@segmentName IS NULL OR instr(segment_names, @segmentName) > 0)
-       AND (@isSegment IS NULL OR (CASE WHEN @isSegment THEN segments > 0 ELSE span_count > segments END))
-     ORDER BY max_end DESC`,
-  );
+  // columns skip rows none of whose spans can match before their JSON is read; a list of segments
+  // (the transactions list) or of the other spans reads only that column.
+  type ByEndParams = { projectId: number; top: number; end: number; op: string | null; segmentName: string | null };
+  const groupsByEnd = (columns: string, which: string) =>
+    db.prepare<[ByEndParams], GroupRow>(
+      `SELECT project_id, max_end, ${columns} FROM span_groups WHERE project_id = @projectId AND max_end <= @top AND min_end <= @end
+         AND ${which} AND (@op IS NULL OR instr(ops, @op) > 0) AND (@segmentName IS NULL OR instr(segment_names, @segmentName) > 0)
+       ORDER BY max_end DESC`,
+    );
+  const groupsByEndOf = {
+    any: groupsByEnd("segments, spans", "1"),
+    segments: groupsByEnd("segments, NULL AS spans", "segments IS NOT NULL"),
+    others: groupsByEnd("NULL AS segments, spans", "spans IS NOT NULL"),
+  };
+  // Per project, so the index gives the order and the LIMIT ends the walk (with `project_id IN`
+  // SQLite sorts every matching row first). @floor and @end bound the walk from both sides.
   type ListParams = {
-    projects: string; isSegment: number | null; op: string | null; segmentName: string | null;
-    end: number | null; spanId: string | null; limit: number;
+    projectId: number; isSegment: number | null; op: string | null; segmentName: string | null;
+    end: number; spanId: string; floor: number; limit: number;
   };
   const list = db.prepare<[ListParams], SpanRow>(
-    `SELECT * FROM spans WHERE project_id IN (SELECT value FROM json_each(@projects))
+    `SELECT * FROM spans WHERE project_id = @projectId AND end_ts BETWEEN @floor AND @end AND (end_ts < @end OR span_id < @spanId)
        AND (@isSegment IS NULL OR is_segment = @isSegment) AND (@op IS NULL OR op = @op)
        AND (@segmentName IS NULL OR segment_name = @segmentName)
-       AND (@end IS NULL OR end_ts < @end OR (end_ts = @end AND span_id < @spanId))
      ORDER BY end_ts DESC, span_id DESC LIMIT @limit`,
   );
 
   /** The group rows that may hold spans of `query` before `position`, newest `max_end` first, one project. */
   function groupRows(projectId: string, query: SpanListQuery, position: { end: number } | null): Iterable<GroupRow> {
     if (query.traceId !== undefined) return groupsOfTrace.iterate(JSON.stringify([Number(projectId)]), query.traceId);
-    return groupsByEnd.iterate({
+    const statement = query.isSegment === undefined ? groupsByEndOf.any : query.isSegment ? groupsByEndOf.segments : groupsByEndOf.others;
+    return statement.iterate({
       projectId: Number(projectId),
       top: position ? position.end + SPAN_GROUP_MAX_SPREAD_MS : Number.MAX_VALUE,
       end: position ? position.end : Number.MAX_VALUE,
@@ -130,20 +143,28 @@ export function sqliteSpans(db: Db): SpanRepo {
         (query.traceId === undefined || span.traceId === query.traceId) &&
         (query.segmentName === undefined || span.segmentName === query.segmentName) &&
         (!position || span.end < position.end || (span.end === position.end && span.spanId < position.spanId));
+      const grouped: StoredSpan[] = [];
+      for (const projectId of query.projectIds) grouped.push(...newestOfGroups(groupRows(projectId, query, position), keep, need));
+      const fromGroups = sortedOnce(grouped).slice(0, need);
+      // Rows that end before the groups' `need`-th span cannot make the page: bounding the scan by it
+      // keeps a filter that no row matches from walking every row of the projects.
+      const floor = fromGroups.length === need ? fromGroups[need - 1]!.end : null;
       // One trace's rows come by its key: in end order, the planner would walk every span of the projects.
-      const spans = query.traceId !== undefined
+      const rows = query.traceId !== undefined
         ? ofTrace.all(projects, query.traceId).map(toSpan).filter(keep)
-        : list.all({
-            projects,
-            isSegment: query.isSegment === undefined ? null : query.isSegment ? 1 : 0,
-            op: query.op ?? null,
-            segmentName: query.segmentName ?? null,
-            end: position ? position.end : null,
-            spanId: position ? position.spanId : null,
-            limit: need,
-          }).map(toSpan);
-      for (const projectId of query.projectIds) spans.push(...newestOfGroups(groupRows(projectId, query, position), keep, need));
-      const newest = sortedOnce(spans).slice(0, need);
+        : query.projectIds.flatMap((projectId) =>
+            list.all({
+              projectId: Number(projectId),
+              isSegment: query.isSegment === undefined ? null : query.isSegment ? 1 : 0,
+              op: query.op ?? null,
+              segmentName: query.segmentName ?? null,
+              end: position ? position.end : Number.MAX_VALUE,
+              spanId: position ? position.spanId : "",
+              floor: floor ?? -Number.MAX_VALUE,
+              limit: need,
+            }).map(toSpan));
+      // Rows first: of a span stored in both, the row is kept (sortedOnce).
+      const newest = sortedOnce([...rows, ...fromGroups]).slice(0, need);
       const page = newest.slice(0, query.limit);
       const last = page.at(-1);
       return {

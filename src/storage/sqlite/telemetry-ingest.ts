@@ -40,9 +40,9 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
       s.project_id, s.trace_id, s.span_id, s.parent_span_id, s.segment_id, s.event_id, s.is_segment, s.op, s.name, s.status,
       s.start_ts, s.end_ts, s.duration, s.segment_name, s.release, s.environment, s.sdk_name, s.attributes, s.measurements,
     );
-  const insertSpanGroup = db.prepare<[number, string, string, number, number, string, string, number, number, string]>(
-    `INSERT OR IGNORE INTO span_groups (project_id, trace_id, group_key, min_end, max_end, ops, segment_names, span_count, segments, spans)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insertSpanGroup = db.prepare<[number, string, string, number, number, string, string, string | null, string | null]>(
+    `INSERT OR IGNORE INTO span_groups (project_id, trace_id, group_key, min_end, max_end, ops, segment_names, segments, spans)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const loadSession = db.prepare<[number, string], SessionStateRow>("SELECT * FROM session_states WHERE project_id = ? AND sid = ?");
   const saveSession = db.prepare<[SessionStateRow]>(
@@ -85,7 +85,7 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
             case "span_group":
               insertSpanGroup.run(
                 record.projectId, record.traceId, record.key, record.minEnd, record.maxEnd, record.ops, record.segmentNames,
-                record.spanCount, record.segments, record.spans,
+                record.segments, record.spans,
               );
               return { kind: "span" };
           }

@@ -12,13 +12,13 @@ CREATE TABLE span_groups (
   max_end     REAL NOT NULL,
   -- What the span list filters on, so that rows none of whose spans match are skipped without
   -- reading `spans` (kept last: a long value runs on into overflow pages): the distinct ops and
-  -- segment names, each between newlines, and how many spans and segments the row holds.
+  -- segment names, each between newlines.
   ops           TEXT NOT NULL,
   segment_names TEXT NOT NULL,
-  span_count    INTEGER NOT NULL,
-  segments      INTEGER NOT NULL,
-  -- JSON array of the spans (SpanData, the trace id included), ordered by end.
-  spans       TEXT NOT NULL,
+  -- JSON arrays of the spans (SpanData, the trace id included), ordered by end: the segments apart,
+  -- which the transactions list reads (ADR 0001) without the rest; NULL when there are none.
+  segments      TEXT,
+  spans         TEXT,
   PRIMARY KEY (project_id, trace_id, group_key)
 );
 -- min_end beside max_end: the span list skips rows that end after its cursor from the index alone.
@@ -35,4 +35,4 @@ CREATE VIEW all_spans AS
     s.value ->> '$.start', s.value ->> '$.end', (s.value ->> '$.end') - (s.value ->> '$.start'), s.value ->> '$.segmentName',
     s.value ->> '$.release', s.value ->> '$.environment', s.value ->> '$.sdkName', s.value -> '$.attributes',
     s.value -> '$.measurements'
-  FROM span_groups g, json_each(g.spans) s;
+  FROM span_groups g, (SELECT 0 AS part UNION ALL SELECT 1) p, json_each(CASE p.part WHEN 0 THEN g.segments ELSE g.spans END) s;
