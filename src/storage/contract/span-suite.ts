@@ -5,10 +5,11 @@
  * lists newest first by end with stable paging, mixed with spans that came as rows.
  */
 import assert from "node:assert/strict";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { readSpanContainer } from "../../items/span";
 import type { IngestRecord, Project, SpanContainerRecord, SpanData, SpanListQuery, Storage, StoredSpan } from "../types";
 import type { EngineFactory } from "./suite";
+import { withTwoProjects } from "./two-projects";
 
 const NOW = Date.UTC(2026, 10, 20, 12, 30);
 const TRACE_A = "aa".repeat(16);
@@ -69,14 +70,7 @@ export function spanContract(engine: string, factory: EngineFactory): void {
     let storage: Storage;
     let project: Project;
     let other: Project;
-
-    beforeEach(async () => {
-      storage = await factory.create();
-      const organization = await storage.organizations.create({ slug: "acme", name: "Acme" });
-      project = await storage.projects.create({ organizationId: organization.id, slug: "web", name: "Web", platform: "javascript" });
-      other = await storage.projects.create({ organizationId: organization.id, slug: "api", name: "API", platform: "node" });
-    });
-    afterEach(async () => factory.destroy(storage));
+    withTwoProjects(factory, (made) => ({ storage, project, other } = made));
 
     /** Every page of a list, `limit` spans each, by following the cursors; the last page says there is no more. */
     async function allPages(query: Omit<SpanListQuery, "cursor" | "limit">, limit: number): Promise<number[][]> {

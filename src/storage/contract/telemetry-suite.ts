@@ -4,10 +4,11 @@
  * fresh storage per test.
  */
 import assert from "node:assert/strict";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { AppError } from "../../errors";
 import type { IngestRecord, Project, SessionStatsRow, SessionUpdate, SpanData, Storage, TransactionPayload } from "../types";
 import type { EngineFactory } from "./suite";
+import { withTwoProjects } from "./two-projects";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 20, 12, 30);
@@ -45,14 +46,7 @@ export function telemetryContract(engine: string, factory: EngineFactory): void 
     let storage: Storage;
     let project: Project;
     let other: Project;
-
-    beforeEach(async () => {
-      storage = await factory.create();
-      const organization = await storage.organizations.create({ slug: "acme", name: "Acme" });
-      project = await storage.projects.create({ organizationId: organization.id, slug: "web", name: "Web", platform: "javascript" });
-      other = await storage.projects.create({ organizationId: organization.id, slug: "api", name: "API", platform: "node" });
-    });
-    afterEach(async () => factory.destroy(storage));
+    withTwoProjects(factory, (made) => ({ storage, project, other } = made));
 
     const sessionRecord = (u: SessionUpdate, p = project): IngestRecord => ({ kind: "session_update", projectId: p.id, update: u });
     const totals = async (groupBy: ("project" | "release" | "environment")[] = [], filters: { releases?: string[]; environments?: string[] } = {}) =>
