@@ -19,7 +19,7 @@ const byEnd = (a: SpanData, b: SpanData) => a.end - b.end || (a.spanId < b.spanI
 /**
  * The row key: a hash of the row's span ids in order. The same container sent again (an SDK retry)
  * makes the same rows, which the commit then ignores; a container that shares some spans with an
- * earlier one is stored in full (the reads drop the repeated spans).
+ * earlier one is stored in full, and the reads keep each span once (spans.ts).
  */
 function groupKey(spans: readonly SpanData[]): string {
   const hash = createHash("md5");

@@ -6,7 +6,7 @@
 CREATE TABLE span_groups (
   project_id  INTEGER NOT NULL,
   trace_id    TEXT NOT NULL,
-  -- The first span's id and a hash of all the row's span ids: a retried container is stored once.
+  -- A hash of the row's span ids in order: a retried container makes the same rows, stored once.
   group_key   TEXT NOT NULL,
   min_end     REAL NOT NULL,
   max_end     REAL NOT NULL,
