@@ -16,6 +16,12 @@ const EXPIRING = [
   ["outcomes", "hour", "project_id, hour, outcome, category, reason"],
 ] as const;
 
+/** Allow-list: the tables that expire per project, and the time that expires their rows. */
+const EXPIRING_PER_PROJECT = [
+  ["spans", "end_ts"],
+  ["span_groups", "max_end"],
+] as const;
+
 /** Rows per delete transaction: each holds SQLite's single write lock for a few milliseconds only. */
 const BATCH = 1_000;
 
@@ -29,21 +35,15 @@ export function sqliteRetention(db: Db): RetentionStore {
     db.prepare<[number, number]>(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${column} < ? LIMIT ?)`),
   );
   // Spans have no index on end_ts alone (migration 0005: one B-tree less per span written), so they
-  // expire project by project through spans_project_end. The projects are read from the spans
-  // themselves, so spans of a project deleted since expire too.
-  const nextSpanProject = db.prepare<[number], { project_id: number }>(
-    "SELECT project_id FROM spans WHERE project_id > ? ORDER BY project_id LIMIT 1",
-  );
-  const deleteSpans = db.prepare<[number, number, number]>(
-    "DELETE FROM spans WHERE rowid IN (SELECT rowid FROM spans WHERE project_id = ? AND end_ts < ? LIMIT ?)",
-  );
-  // A span group expires with its newest span, at most SPAN_GROUP_MAX_SPREAD_MS after its oldest.
-  const nextGroupProject = db.prepare<[number], { project_id: number }>(
-    "SELECT project_id FROM span_groups WHERE project_id > ? ORDER BY project_id LIMIT 1",
-  );
-  const deleteGroups = db.prepare<[number, number, number]>(
-    "DELETE FROM span_groups WHERE rowid IN (SELECT rowid FROM span_groups WHERE project_id = ? AND max_end < ? LIMIT ?)",
-  );
+  // expire project by project through their (project, end) index; span groups likewise, each with
+  // its newest span (at most SPAN_GROUP_MAX_SPREAD_MS after its oldest). The projects are read from
+  // the rows themselves, so rows of a project deleted since expire too.
+  const perProject = EXPIRING_PER_PROJECT.map(([table, column]) => ({
+    nextProject: db.prepare<[number], { project_id: number }>(`SELECT project_id FROM ${table} WHERE project_id > ? ORDER BY project_id LIMIT 1`),
+    remove: db.prepare<[number, number, number]>(
+      `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE project_id = ? AND ${column} < ? LIMIT ?)`,
+    ),
+  }));
 
   /** Runs `remove` until it deletes less than a batch, yielding between batches; returns the rows deleted. */
   async function inBatches(remove: () => number): Promise<number> {
@@ -60,13 +60,11 @@ export function sqliteRetention(db: Db): RetentionStore {
     async expire(before) {
       let deletedRows = 0;
       for (const statement of deletes) deletedRows += await inBatches(() => statement.run(before, BATCH).changes);
-      for (let project = nextSpanProject.get(-1); project; project = nextSpanProject.get(project.project_id)) {
-        const projectId = project.project_id;
-        deletedRows += await inBatches(() => deleteSpans.run(projectId, before, BATCH).changes);
-      }
-      for (let project = nextGroupProject.get(-1); project; project = nextGroupProject.get(project.project_id)) {
-        const projectId = project.project_id;
-        deletedRows += await inBatches(() => deleteGroups.run(projectId, before, BATCH).changes);
+      for (const { nextProject, remove } of perProject) {
+        for (let project = nextProject.get(-1); project; project = nextProject.get(project.project_id)) {
+          const projectId = project.project_id;
+          deletedRows += await inBatches(() => remove.run(projectId, before, BATCH).changes);
+        }
       }
       return { deletedRows, droppedPartitions: 0 };
     },
