@@ -17,10 +17,10 @@ import type { Storage } from "../../src/storage/types";
 const dirs = new Map<Storage, string>();
 
 /** The ingest commits on the calling thread, or on the commit thread (SQLITE_COMMIT_THREAD, the server's default). */
-const sqlite = (commitThread: boolean): EngineFactory => ({
+const sqlite = (commitThread: boolean, issueEventsMergeMs?: number): EngineFactory => ({
   async create() {
     const dir = mkdtempSync(path.join(tmpdir(), "periscope-sqlite-"));
-    const storage = createSqliteStorage(dir, { commitThread });
+    const storage = createSqliteStorage(dir, { commitThread, issueEventsMergeMs });
     dirs.set(storage, dir);
     return storage;
   },
@@ -39,6 +39,9 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
 }
+// Every commit merges its events into issue_events (issue-events.ts); above, none does within a test.
+storageContract("sqlite, issue events merged at once", sqlite(false, 0));
+storageContract("sqlite, commit thread, issue events merged at once", sqlite(true, 0));
 
 describe("sqlite: how an event's stored form is kept", () => {
   // The commit deflates: on the commit thread when there is one, else on the thread that processed the event.

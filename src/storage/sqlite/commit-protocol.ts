@@ -8,6 +8,8 @@ export interface CommitThreadData {
   file: string;
   /** wal_autocheckpoint for the commit connection; null keeps SQLite's default. */
   autocheckpointPages: number | null;
+  /** IssueEventsOptions.mergeEveryMs; undefined keeps ISSUE_EVENTS_MERGE_MS. */
+  issueEventsMergeMs?: number;
 }
 
 /** Main thread → commit thread. */

@@ -22,6 +22,8 @@ export interface CommitThreadOptions {
   restartDelayMs?: number;
   /** WAL checkpoints on a thread of their own, started with the commit thread; without: the commit connection checkpoints every 1,000 pages. */
   checkpoints?: CheckpointThreadOptions;
+  /** IssueEventsOptions.mergeEveryMs, for tests. */
+  issueEventsMergeMs?: number;
 }
 
 /**
@@ -90,7 +92,9 @@ export class SqliteCommitThread implements IngestStore {
 
   private spawn(): Worker {
     this.checkpoints?.start();
-    const workerData: CommitThreadData = { file: this.file, autocheckpointPages: this.checkpoints ? FALLBACK_CHECKPOINT_PAGES : null };
+    const workerData: CommitThreadData = {
+      file: this.file, autocheckpointPages: this.checkpoints ? FALLBACK_CHECKPOINT_PAGES : null, issueEventsMergeMs: this.options.issueEventsMergeMs,
+    };
     const worker = startWorker(new URL("./sqlite-commit-worker", import.meta.url), {
       workerData,
       // It holds one batch at a time, but parses span containers (short-lived garbage): with a 4 MB

@@ -27,6 +27,8 @@ export interface SqliteStorageOptions {
   checkpointIntervalMs?: number | null;
   /** A checkpoint on that thread failed, or the thread stopped. */
   onCheckpointProblem?(reason: string): void;
+  /** How often a commit merges issue_events (issue-events.ts); for tests, which need both states. */
+  issueEventsMergeMs?: number;
 }
 
 /** The embedded engine: one file in the data directory. */
@@ -38,7 +40,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
   // A UI or retention write would otherwise checkpoint on the main thread whenever the WAL, which
   // now runs between 1,000 and 4,000 pages, passes SQLite's default.
   if (checkpoints) db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
-  const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints }) : null;
+  const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints, issueEventsMergeMs: options.issueEventsMergeMs }) : null;
   // One process owns the file, so key and project changes only need to reach this process's listeners.
   const keyListeners = new Set<() => void>();
   const changed = <T>(result: T): T => {
@@ -54,7 +56,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     keys: { ...keys, create: async (input) => changed(await keys.create(input)) },
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
-    ingest: commitThread ?? sqliteIngest(db),
+    ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),
     outcomes: sqliteOutcomes(db),
     sessions: sqliteSessions(db),
     transactions: sqliteTransactions(db),

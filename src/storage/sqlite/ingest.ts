@@ -5,12 +5,13 @@ import type { IngestRecordResult, IngestStore } from "../types";
 import { decodeTags, toHandedRecord, type CommitRecord, type EventCommit } from "./commit-records";
 import { spanGroupsOf } from "./span-groups";
 import type { Db } from "./db";
+import { issueEventsWriter, type IssueEventsOptions } from "./issue-events";
 import { tagUpserts } from "./tag-upserts";
 import { sqliteTelemetryIngest } from "./telemetry-ingest";
 
 /** The write path in this thread, on this connection. */
-export function sqliteIngest(db: Db): IngestStore {
-  const committer = sqliteCommitter(db);
+export function sqliteIngest(db: Db, options: IssueEventsOptions = {}): IngestStore {
+  const committer = sqliteCommitter(db, options);
   return {
     async commit(records) {
       const read = readSpanContainers(records.map(toHandedRecord), spanGroupsOf);
@@ -30,7 +31,7 @@ export interface SqliteCommitter {
  * summed over the batch (IssueDeltas) before they are written. Synchronous, so it runs on whichever
  * thread owns the connection: the main thread (sqliteIngest) or the commit thread (commit-thread.ts).
  */
-export function sqliteCommitter(db: Db): SqliteCommitter {
+export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): SqliteCommitter {
   const existingEvent = db.prepare<[number, string], { issue_id: number }>(
     "SELECT issue_id FROM events WHERE project_id = ? AND event_id = ?",
   );
@@ -75,10 +76,11 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
      ON CONFLICT (issue_id, hour) DO UPDATE SET count = count + excluded.count`,
   );
   const bumpTags = tagUpserts(db);
-  const insertEvent = db.prepare<[number, string, number, string, number, number, string | Uint8Array]>(
-    `INSERT INTO events (project_id, event_id, issue_id, grouping_hash, timestamp, received, payload)
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING`,
+  const insertEvent = db.prepare<[number, string, number, string, number, number, string | Uint8Array, number]>(
+    `INSERT INTO events (project_id, event_id, issue_id, grouping_hash, timestamp, received, payload, committed)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING`,
   );
+  const issueEvents = issueEventsWriter(db, options);
   const bumpOutcome = db.prepare<[number, number, string, string, string, number]>(
     `INSERT INTO outcomes (project_id, hour, outcome, category, reason, quantity) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (project_id, hour, outcome, category, reason) DO UPDATE SET quantity = quantity + excluded.quantity`,
@@ -92,7 +94,7 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
     return existing ? { kind: "event", issueId: String(existing.issue_id), duplicate: true } : null;
   };
 
-  function writeEvent(record: EventCommit, deltas: IssueDeltas, issueIds: IssueIds): IngestRecordResult {
+  function writeEvent(record: EventCommit, deltas: IssueDeltas, issueIds: IssueIds, committed: number): IngestRecordResult {
     const { projectId, grouping, seenAt } = record;
     const issueKey = `${projectId}\u0000${grouping.config}\u0000${grouping.hash}`;
     let issueId = issueIds.get(issueKey) ?? findIssue.get(projectId, grouping.config, grouping.hash)?.id;
@@ -108,7 +110,7 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
     }
     issueIds.set(issueKey, issueId);
     // Inserted first and looked up only when it was there already: one B-tree descent per event, not two.
-    if (insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, packPayload(record.payload)).changes === 0) {
+    if (insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, packPayload(record.payload), committed).changes === 0) {
       return duplicateOf(projectId, record.eventId)!;
     }
     const event = { level: record.level, release: record.release, tags: decodeTags(record.tags) };
@@ -135,8 +137,9 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
     const outcomes = new OutcomeSums();
     const batch = telemetry.batch();
     const issueIds: IssueIds = new Map();
+    const committed = issueEvents.stamp();
     const results = records.map((record): IngestRecordResult => {
-      if (record.kind === "event") return writeEvent(record, deltas, issueIds);
+      if (record.kind === "event") return writeEvent(record, deltas, issueIds, committed);
       if (record.kind !== "outcome") return batch.write(record);
       outcomes.add(record);
       return { kind: "outcome" };
@@ -144,6 +147,7 @@ export function sqliteCommitter(db: Db): SqliteCommitter {
     batch.finish();
     for (const delta of deltas.values()) applyIssueDelta(delta);
     for (const o of outcomes.values()) bumpOutcome.run(o.projectId, o.hour, o.outcome, o.category, o.reason, o.quantity);
+    issueEvents.mergeIfDue(committed);
     return results;
   });
 
