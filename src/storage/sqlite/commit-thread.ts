@@ -4,6 +4,7 @@ import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { FALLBACK_CHECKPOINT_PAGES, SqliteCheckpointThread, type CheckpointThreadOptions } from "./checkpoint-thread";
 import type { CommitThreadData, FromCommitThread, ToCommitThread } from "./commit-protocol";
 import { handOver, type HandOver } from "./commit-records";
+import type { IssueEventsOptions } from "./issue-events";
 
 /** At shutdown the thread finishes the commits it was handed; one that cannot within this time is stopped. */
 const CLOSE_TIMEOUT_MS = 30_000;
@@ -22,8 +23,8 @@ export interface CommitThreadOptions {
   restartDelayMs?: number;
   /** WAL checkpoints on a thread of their own, started with the commit thread; without: the commit connection checkpoints every 1,000 pages. */
   checkpoints?: CheckpointThreadOptions;
-  /** IssueEventsOptions.mergeEveryMs, for tests. */
-  issueEventsMergeMs?: number;
+  /** For tests (issue-events.ts). */
+  issueEvents?: IssueEventsOptions;
 }
 
 /**
@@ -93,7 +94,7 @@ export class SqliteCommitThread implements IngestStore {
   private spawn(): Worker {
     this.checkpoints?.start();
     const workerData: CommitThreadData = {
-      file: this.file, autocheckpointPages: this.checkpoints ? FALLBACK_CHECKPOINT_PAGES : null, issueEventsMergeMs: this.options.issueEventsMergeMs,
+      file: this.file, autocheckpointPages: this.checkpoints ? FALLBACK_CHECKPOINT_PAGES : null, issueEvents: this.options.issueEvents ?? {},
     };
     const worker = startWorker(new URL("./sqlite-commit-worker", import.meta.url), {
       workerData,
