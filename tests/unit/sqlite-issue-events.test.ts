@@ -105,25 +105,30 @@ describe("sqlite: an issue's events, merged into issue_events in bulk", () => {
     assert.equal(through, stamps[3]);
   });
 
-  it("writes a merge in slices over the commits that follow, and lists an event on both sides once", async () => {
-    const stepwise = createSqliteStorage(dir, { issueEventsMergeMs: 1, issueEventsMergeRows: 2 });
+  it("merges over ISSUE_EVENTS_MERGE_PARTS commits, one part of the issues each, and lists an event on both sides once", async () => {
+    const stepwise = createSqliteStorage(dir, { issueEventsMergeMs: 1 });
     try {
-      const [first] = await deferring.ingest.commit([1, 2, 3].map((n) => eventRecord(project, n, "a")));
-      const issueId = (first as { issueId: string }).issueId;
+      const issueOf = async (record: IngestRecord) => ((await deferring.ingest.commit([record]))[0] as { issueId: string }).issueId;
+      const first = await issueOf(eventRecord(project, 1, "a"));
+      const second = await issueOf(eventRecord(project, 2, "b"));
+      assert.deepEqual([first, second], ["1", "2"]);
       await new Promise((resolve) => setTimeout(resolve, 5));
-      // Starts the merge of events 1-4 and writes its first two entries.
-      await stepwise.ingest.commit([eventRecord(project, 4, "a")]);
+      // Starts the merge of events 1-3; part 0 holds neither issue (ids 1 and 2).
+      await stepwise.ingest.commit([eventRecord(project, 3, "a")]);
+      assert.deepEqual(table().merged, []);
+      // Part 1: issue 1's events up to the merge's start, on both sides until the mark moves.
+      await stepwise.ingest.commit([eventRecord(project, 4, "b")]);
       const during = table();
-      assert.deepEqual(during.merged, [1, 2].map(idOf));
+      assert.deepEqual(during.merged, [1, 3].map(idOf));
       assert.equal(during.through, 0);
-      assert.deepEqual((await stepwise.events.listForIssue(issueId, 10)).items.map((e) => e.eventId), [4, 3, 2, 1].map(idOf));
-      assert.deepEqual(await stepwise.events.neighbours(issueId, idOf(2)), { previousEventId: idOf(1), nextEventId: idOf(3) });
-      // The next commit writes the rest (3, 4, not its own 5) and moves the mark to the merge's start.
-      await stepwise.ingest.commit([eventRecord(project, 5, "a")]);
+      assert.deepEqual((await stepwise.events.listForIssue(first, 10)).items.map((e) => e.eventId), [3, 1].map(idOf));
+      assert.deepEqual(await stepwise.events.neighbours(first, idOf(1)), { previousEventId: null, nextEventId: idOf(3) });
+      // Part 2 takes issue 2's events up to the merge's start (2, not 4); parts 3-15 end it.
+      for (let n = 5; n < 19; n++) await stepwise.ingest.commit([eventRecord(project, n, "c")]);
       const after = table();
-      assert.deepEqual(after.merged, [1, 2, 3, 4].map(idOf));
-      assert.equal(after.through, after.stamps[3]);
-      assert.deepEqual((await stepwise.events.listForIssue(issueId, 10)).items.map((e) => e.eventId), [5, 4, 3, 2, 1].map(idOf));
+      assert.deepEqual(after.merged, [1, 2, 3].map(idOf));
+      assert.equal(after.through, after.stamps[2]);
+      assert.deepEqual((await stepwise.events.listForIssue(second, 10)).items.map((e) => e.eventId), [4, 2].map(idOf));
     } finally {
       await stepwise.close();
     }

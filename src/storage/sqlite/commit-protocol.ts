@@ -1,6 +1,5 @@
 import type { IngestRecordResult } from "../types";
 import type { HandedRecord } from "./commit-records";
-import type { IssueEventsOptions } from "./issue-events";
 
 /** The commit thread's name in /proc (src/thread-name.ts). */
 export const COMMIT_THREAD_NAME = "sqlite-commit";
@@ -9,8 +8,8 @@ export interface CommitThreadData {
   file: string;
   /** wal_autocheckpoint for the commit connection; null keeps SQLite's default. */
   autocheckpointPages: number | null;
-  /** The merges of issue_events; empty keeps the defaults. */
-  issueEvents: IssueEventsOptions;
+  /** IssueEventsOptions.mergeEveryMs; undefined keeps ISSUE_EVENTS_MERGE_MS. */
+  issueEventsMergeMs?: number;
 }
 
 /** Main thread → commit thread. */

@@ -4,7 +4,6 @@ import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { FALLBACK_CHECKPOINT_PAGES, SqliteCheckpointThread, type CheckpointThreadOptions } from "./checkpoint-thread";
 import type { CommitThreadData, FromCommitThread, ToCommitThread } from "./commit-protocol";
 import { handOver, type HandOver } from "./commit-records";
-import type { IssueEventsOptions } from "./issue-events";
 
 /** At shutdown the thread finishes the commits it was handed; one that cannot within this time is stopped. */
 const CLOSE_TIMEOUT_MS = 30_000;
@@ -23,8 +22,8 @@ export interface CommitThreadOptions {
   restartDelayMs?: number;
   /** WAL checkpoints on a thread of their own, started with the commit thread; without: the commit connection checkpoints every 1,000 pages. */
   checkpoints?: CheckpointThreadOptions;
-  /** For tests (issue-events.ts). */
-  issueEvents?: IssueEventsOptions;
+  /** IssueEventsOptions.mergeEveryMs, for tests. */
+  issueEventsMergeMs?: number;
 }
 
 /**
@@ -94,7 +93,7 @@ export class SqliteCommitThread implements IngestStore {
   private spawn(): Worker {
     this.checkpoints?.start();
     const workerData: CommitThreadData = {
-      file: this.file, autocheckpointPages: this.checkpoints ? FALLBACK_CHECKPOINT_PAGES : null, issueEvents: this.options.issueEvents ?? {},
+      file: this.file, autocheckpointPages: this.checkpoints ? FALLBACK_CHECKPOINT_PAGES : null, issueEventsMergeMs: this.options.issueEventsMergeMs,
     };
     const worker = startWorker(new URL("./sqlite-commit-worker", import.meta.url), {
       workerData,

@@ -29,8 +29,6 @@ export interface SqliteStorageOptions {
   onCheckpointProblem?(reason: string): void;
   /** How often a commit merges issue_events (issue-events.ts); for tests, which need both states. */
   issueEventsMergeMs?: number;
-  /** How many issue_events entries a commit writes of a merge under way (issue-events.ts); for tests. */
-  issueEventsMergeRows?: number;
 }
 
 /** The embedded engine: one file in the data directory. */
@@ -42,7 +40,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
   // A UI or retention write would otherwise checkpoint on the main thread whenever the WAL, which
   // now runs between 1,000 and 4,000 pages, passes SQLite's default.
   if (checkpoints) db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
-  const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints, issueEvents: { mergeEveryMs: options.issueEventsMergeMs, mergeRows: options.issueEventsMergeRows } }) : null;
+  const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints, issueEventsMergeMs: options.issueEventsMergeMs }) : null;
   // One process owns the file, so key and project changes only need to reach this process's listeners.
   const keyListeners = new Set<() => void>();
   const changed = <T>(result: T): T => {
@@ -58,7 +56,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     keys: { ...keys, create: async (input) => changed(await keys.create(input)) },
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
-    ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs, mergeRows: options.issueEventsMergeRows }),
+    ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),
     outcomes: sqliteOutcomes(db),
     sessions: sqliteSessions(db),
     transactions: sqliteTransactions(db),

@@ -1,11 +1,10 @@
 /**
  * An issue's events in `issue_events`, merged in bulk (migration 0007, ADR 0010). Every commit
  * stamps its events with a `committed` value that only ever grows. Every ISSUE_EVENTS_MERGE_MS a
- * merge starts: it reads the entries of the events committed since the mark, sorted by issue, and
- * the commits that follow write them ISSUE_EVENTS_MERGE_ROWS at a time; the last of them moves the
- * mark. Reads take issue_events and the events past the mark together (events.ts), in one
- * statement, so one snapshot; while a merge is under way an event may be on both sides, and the
- * reads keep it once.
+ * merge starts: the next ISSUE_EVENTS_MERGE_PARTS commits each copy, sorted, the entries of one
+ * part of the issues' events committed since the mark, and the last of them moves the mark. Reads
+ * take issue_events and the events past the mark together (events.ts), in one statement, so one
+ * snapshot; while a merge is under way an event may be on both sides, and the reads keep it once.
  *
  * Why: inserting each event's entry at once cost a page write per event when many issues receive
  * events together, each issue's entries being on pages of their own. Merged a few seconds at a time,
@@ -16,17 +15,15 @@ import type { Db } from "./db";
 /** How often a merge starts; reads scan the events of up to this long (and one merge) through events_committed. */
 export const ISSUE_EVENTS_MERGE_MS = 5_000;
 /**
- * Entries a commit writes of a merge under way. All of a merge in one commit held that commit for
- * hundreds of ms with 10,000 issues and a backlog (docs/performance.md); in slices, no commit
- * writes more than this, and an issue's entries still go in together, sorted.
+ * A merge runs over this many commits, each taking the issues whose id has one remainder: a merge
+ * of 5 s of events in one commit held that commit for hundreds of ms with 10,000 issues
+ * (docs/performance.md). An issue's events of those 5 s still go in together.
  */
-export const ISSUE_EVENTS_MERGE_ROWS = 1_000;
+export const ISSUE_EVENTS_MERGE_PARTS = 16;
 
 export interface IssueEventsOptions {
-  /** Overrides ISSUE_EVENTS_MERGE_MS: 0 starts a merge in every commit (tests), Infinity never. */
+  /** Overrides ISSUE_EVENTS_MERGE_MS: 0 merges in every commit (tests), Infinity never. */
   mergeEveryMs?: number;
-  /** Overrides ISSUE_EVENTS_MERGE_ROWS (tests). */
-  mergeRows?: number;
 }
 
 export interface IssueEventsWriter {
@@ -36,38 +33,35 @@ export interface IssueEventsWriter {
    * connection's commits (the tests', or one that rolled back) cannot make it go back.
    */
   stamp(): number;
-  /** Inside the same transaction, after its events are written: writes a slice of a merge under way or due. */
+  /** Inside the same transaction, after its events are written: merges a part when a merge is under way or due. */
   mergeIfDue(stamp: number): void;
   /** The commit's transaction rolled back: a merge under way starts again from the mark in the file. */
   abandon(): void;
 }
 
-type Entry = [issueId: number, timestamp: number, eventId: string, projectId: number];
-
-/** A merge under way: the entries of the events committed after the mark up to `through`, written up to `next`. */
+/** A merge under way: the events committed after `from` up to `through`, parts done so far. */
 interface Merge {
-  entries: Entry[];
-  next: number;
+  from: number;
   through: number;
+  part: number;
 }
 
 export function issueEventsWriter(db: Db, options: IssueEventsOptions = {}): IssueEventsWriter {
   const mergeEveryMs = options.mergeEveryMs ?? ISSUE_EVENTS_MERGE_MS;
-  const mergeRows = options.mergeRows ?? ISSUE_EVENTS_MERGE_ROWS;
   const latest = db.prepare<[], { latest: number }>(
     "SELECT MAX((SELECT through FROM issue_events_merged WHERE id = 1), COALESCE((SELECT MAX(committed) FROM events), 0)) AS latest",
   );
-  const pending = db
-    .prepare<[number], Entry>(
-      `SELECT issue_id, timestamp, event_id, project_id FROM events
-       WHERE committed > (SELECT through FROM issue_events_merged WHERE id = 1) AND committed <= ?
-       ORDER BY issue_id, timestamp, event_id`,
-    )
-    .raw();
-  // Entries already there (merged again after a rollback, or by another connection) are skipped.
-  const insert = db.prepare<Entry>("INSERT OR IGNORE INTO issue_events (issue_id, timestamp, event_id, project_id) VALUES (?, ?, ?, ?)");
+  const readMark = db.prepare<[], { through: number }>("SELECT through FROM issue_events_merged WHERE id = 1");
+  // Entries already there (a part merged again after a crash, or by another connection) are skipped.
+  const mergePart = db.prepare<[Merge & { parts: number }]>(
+    `INSERT OR IGNORE INTO issue_events (issue_id, timestamp, event_id, project_id)
+     SELECT issue_id, timestamp, event_id, project_id FROM events
+     WHERE committed > @from AND committed <= @through AND issue_id % @parts = @part
+     ORDER BY issue_id, timestamp, event_id`,
+  );
   // Never back: another connection's merge may have moved the mark further meanwhile.
   const moveMark = db.prepare<[number]>("UPDATE issue_events_merged SET through = MAX(through, ?) WHERE id = 1");
+  const parts = mergeEveryMs === 0 ? 1 : ISSUE_EVENTS_MERGE_PARTS;
   let merge: Merge | null = null;
   let startedAt = Date.now();
 
@@ -80,12 +74,11 @@ export function issueEventsWriter(db: Db, options: IssueEventsOptions = {}): Iss
         const now = Date.now();
         if (now - startedAt < mergeEveryMs) return;
         startedAt = now;
-        merge = { entries: pending.all(stamp), next: 0, through: stamp };
+        merge = { from: readMark.get()!.through, through: stamp, part: 0 };
       }
-      const end = Math.min(merge.entries.length, merge.next + mergeRows);
-      for (let i = merge.next; i < end; i++) insert.run(...merge.entries[i]!);
-      merge.next = end;
-      if (end < merge.entries.length) return;
+      mergePart.run({ ...merge, parts });
+      merge.part += 1;
+      if (merge.part < parts) return;
       // Only now is every event up to `through` in issue_events; until then reads take both sides.
       moveMark.run(merge.through);
       merge = null;

@@ -16,10 +16,10 @@ import { nameThisThread } from "../../thread-name";
 if (!parentPort) throw new Error("sqlite-commit-worker.ts runs only as a worker thread (see commit-thread.ts)");
 const port = parentPort;
 nameThisThread(COMMIT_THREAD_NAME);
-const { file, autocheckpointPages, issueEvents } = workerData as CommitThreadData;
+const { file, autocheckpointPages, issueEventsMergeMs } = workerData as CommitThreadData;
 const db = openInThread(file, openDatabase);
 if (autocheckpointPages !== null) db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
-const committer = sqliteCommitter(db, issueEvents);
+const committer = sqliteCommitter(db, { mergeEveryMs: issueEventsMergeMs });
 const post = (message: FromCommitThread) => port.postMessage(message);
 
 type CommitMessage = Extract<ToCommitThread, { type: "commit" }>;
