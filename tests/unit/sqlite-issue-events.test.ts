@@ -15,13 +15,13 @@ const grouping: GroupingResult = {
   metadata: { type: "TypeError", value: "x" }, eventType: "error",
 };
 
-/** Event `n`, `n` seconds after NOW, of the issue `hash` groups into. */
-function eventRecord(project: Project, n: number, hash = "a"): IngestRecord {
+/** Event `n` of the one issue, `n` seconds after NOW. */
+function eventRecord(project: Project, n: number): IngestRecord {
   const event: NormalizedEvent = {
     event_id: n.toString(16).padStart(32, "0"), timestamp: NOW / 1000 + n, received: NOW / 1000, platform: "node", level: "error",
     environment: "production", tags: [], contexts: {}, breadcrumbs: [], exception: [{ type: "TypeError", value: "x" }], errors: [],
   };
-  return { kind: "event", projectId: project.id, event, payload: JSON.stringify(event), grouping: { ...grouping, hash: hash.repeat(32) }, userKey: null };
+  return { kind: "event", projectId: project.id, event, payload: JSON.stringify(event), grouping, userKey: null };
 }
 const idOf = (n: number) => n.toString(16).padStart(32, "0");
 
@@ -103,35 +103,6 @@ describe("sqlite: an issue's events, merged into issue_events in bulk", () => {
     assert.deepEqual([...stamps].sort((a, b) => a - b), stamps);
     assert.equal(new Set(stamps).size, 4);
     assert.equal(through, stamps[3]);
-  });
-
-  it("merges over ISSUE_EVENTS_MERGE_PARTS commits, one part of the issues each, and lists an event on both sides once", async () => {
-    const stepwise = createSqliteStorage(dir, { issueEventsMergeMs: 1 });
-    try {
-      const issueOf = async (record: IngestRecord) => ((await deferring.ingest.commit([record]))[0] as { issueId: string }).issueId;
-      const first = await issueOf(eventRecord(project, 1, "a"));
-      const second = await issueOf(eventRecord(project, 2, "b"));
-      assert.deepEqual([first, second], ["1", "2"]);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      // Starts the merge of events 1-3; part 0 holds neither issue (ids 1 and 2).
-      await stepwise.ingest.commit([eventRecord(project, 3, "a")]);
-      assert.deepEqual(table().merged, []);
-      // Part 1: issue 1's events up to the merge's start, on both sides until the mark moves.
-      await stepwise.ingest.commit([eventRecord(project, 4, "b")]);
-      const during = table();
-      assert.deepEqual(during.merged, [1, 3].map(idOf));
-      assert.equal(during.through, 0);
-      assert.deepEqual((await stepwise.events.listForIssue(first, 10)).items.map((e) => e.eventId), [3, 1].map(idOf));
-      assert.deepEqual(await stepwise.events.neighbours(first, idOf(1)), { previousEventId: null, nextEventId: idOf(3) });
-      // Part 2 takes issue 2's events up to the merge's start (2, not 4); parts 3-15 end it.
-      for (let n = 5; n < 19; n++) await stepwise.ingest.commit([eventRecord(project, n, "c")]);
-      const after = table();
-      assert.deepEqual(after.merged, [1, 2, 3].map(idOf));
-      assert.equal(after.through, after.stamps[2]);
-      assert.deepEqual((await stepwise.events.listForIssue(second, 10)).items.map((e) => e.eventId), [4, 2].map(idOf));
-    } finally {
-      await stepwise.close();
-    }
   });
 
   it("drops an event's entry when retention deletes the event", async () => {

@@ -7,9 +7,8 @@ type Order = "newest" | "oldest";
 
 /**
  * An issue's event keys in `order`, from a position on when `fromPosition`: those merged into
- * issue_events and those committed since the mark (issue-events.ts), each side limited before they
- * are put together. One statement, so both sides and the mark are read from the same snapshot.
- * UNION, not UNION ALL: while a merge is under way an event may be on both sides.
+ * issue_events and those committed since (issue-events.ts), each side limited before they are
+ * put together. One statement, so both sides and the mark are read from the same snapshot.
  */
 function issueEventKeys(order: Order, fromPosition: boolean): string {
   const [direction, beyond] = order === "newest" ? ["DESC", "<"] : ["ASC", ">"];
@@ -18,7 +17,7 @@ function issueEventKeys(order: Order, fromPosition: boolean): string {
     : "";
   const sorted = `ORDER BY timestamp ${direction}, event_id ${direction} LIMIT @limit`;
   return `SELECT * FROM (SELECT timestamp, event_id, project_id FROM issue_events WHERE issue_id = @issueId ${after} ${sorted})
-    UNION
+    UNION ALL
     SELECT * FROM (SELECT timestamp, event_id, project_id FROM events
       WHERE committed > (SELECT through FROM issue_events_merged WHERE id = 1) AND issue_id = @issueId ${after} ${sorted})`;
 }

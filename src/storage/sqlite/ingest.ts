@@ -156,12 +156,7 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
       // IMMEDIATE takes the write lock up front: a deferred transaction that reads first cannot wait
       // for it (SQLITE_BUSY at once) when another connection — the ingest worker's or the main
       // thread's (INGEST_WORKER=true) or the commit thread's — wrote in between; BEGIN IMMEDIATE waits busy_timeout instead.
-      try {
-        return commitAll.immediate(records);
-      } catch (error) {
-        issueEvents.abandon();
-        throw error;
-      }
+      return commitAll.immediate(records);
     },
   };
 }
