@@ -80,6 +80,8 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
         onFault: (error) => void captureServerException(error, { mechanism: "ingest.worker" }),
       })
     : inProcessSink(createItemRegistry(config.limits), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
+  // The SQLite commit thread starts now: started by the first SDK request, that request waited for it.
+  if (!config.ingestWorker) storage.ingest.start?.();
 
   if (!options.dev) adoptBuiltNextConfig(root);
   const app = next({ dev: options.dev, dir: root });

@@ -6,7 +6,7 @@
 import Database from "better-sqlite3";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -56,6 +56,17 @@ describe("npm start", () => {
     assert.ok(existsSync(bundle), "the bundle was written");
     const argv = readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").filter(Boolean);
     assert.deepEqual(argv.slice(1), ["scripts/start.mjs"]);
+  });
+
+  it("runs its SQLite commit and checkpoint threads before the first request, so that request does not wait for them", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
+    const sqliteThreads = () =>
+      readdirSync(`/proc/${child.pid}/task`)
+        .map((tid) => readFileSync(`/proc/${child.pid}/task/${tid}/comm`, "utf8").trim())
+        .filter((name) => name.startsWith("sqlite-"))
+        .sort();
+    // Started at once, named by the threads themselves as they load.
+    for (let waited = 0; waited < 5_000 && sqliteThreads().length < 2; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(sqliteThreads(), ["sqlite-checkpt", "sqlite-commit"]);
   });
 
   it("stores an acknowledged event in the database its migrations created", async () => {

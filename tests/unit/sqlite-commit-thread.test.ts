@@ -396,3 +396,30 @@ it("names the commit and checkpoint threads in /proc, and leaves the main thread
     await thread.close();
   }
 });
+
+it("start() runs the commit and checkpoint threads before any commit, once however often it is called, and none once closing", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
+  const sqliteThreads = () => workerThreadNames().filter((name) => name.startsWith("sqlite-"));
+  const waitForThreads = async (count: number) => {
+    for (let waited = 0; waited < 5_000 && sqliteThreads().length < count; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  assert.deepEqual(sqliteThreads(), []);
+  const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { checkpoints: { intervalMs: 10 } });
+  try {
+    thread.start();
+    thread.start();
+    await waitForThreads(2);
+    assert.deepEqual(sqliteThreads(), ["sqlite-checkpt", "sqlite-commit"]);
+    const { records, eventId } = errorRecords();
+    await thread.commit(records);
+    assert.deepEqual(await storedIds([eventId]), [eventId]);
+    assert.deepEqual(sqliteThreads(), ["sqlite-checkpt", "sqlite-commit"]);
+  } finally {
+    await thread.close();
+  }
+  const closed = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { checkpoints: { intervalMs: 10 } });
+  const closing = closed.close();
+  closed.start();
+  await closing;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.deepEqual(sqliteThreads(), []);
+});

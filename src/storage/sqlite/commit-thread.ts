@@ -50,7 +50,7 @@ export class SqliteCommitThread implements IngestStore {
    * finish before it hands over the next, as it does on the main thread.
    */
   readonly concurrentCommits = 1024;
-  /** Started by the first commit: a process that never ingests (the CLI) starts no thread. */
+  /** Started by start() or the first commit: a process that never ingests (the CLI) starts no thread. */
   private worker: Worker | null = null;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
@@ -82,6 +82,12 @@ export class SqliteCommitThread implements IngestStore {
         reject(error);
       }
     });
+  }
+
+  /** Starts the threads now rather than with the first commit; does nothing once they run, or while closing. */
+  start(): void {
+    if (this.closing) return;
+    this.worker ??= this.spawn();
   }
 
   /** Lets the thread finish what it was handed, close its connection and exit. */
