@@ -66,7 +66,12 @@ export default function config(phase: string): NextConfig {
     skipTrailingSlashRedirect: true,
     // Source maps for the server bundle let self-monitoring map its own server errors back to the
     // TypeScript sources (src/monitoring/source-maps.ts).
-    experimental: { serverSourceMaps: true },
+    experimental: {
+      serverSourceMaps: true,
+      // Next would load every page's and route's modules right after start, holding the event loop
+      // that also answers SDKs for ≈ 1 s (docs/performance.md); each loads on its first request instead.
+      preloadEntriesOnStart: false,
+    },
     turbopack: { root: workspaceRoot() },
     outputFileTracingRoot: workspaceRoot(),
     async headers() {
