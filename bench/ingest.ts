@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main,worker --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR --keep-data --compare DIR --pairs 3]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main,worker --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR --keep-data --compare DIR --pairs 3 --disk-probe 5]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
@@ -16,6 +16,8 @@
  * own node_modules, such as a git worktree of the build to compare against), `--pairs` times, each
  * pair in the other order from the last, and prints the ratios per pair and their median: on a
  * machine whose runs differ by several per cent, only alternated pairs tell two builds apart.
+ * `--disk-probe` seconds (0: none) of back-to-back fsyncs after the bare server (bench/disk.ts) print
+ * how the disk answered in this run: its pauses are the acknowledgements' pauses.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -29,6 +31,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { makeTemplate, median, openConnections, paceWarning, percentile, ratesBySlice, runLoad, SLICE_SECONDS, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
+import { probeFsync, SLOW_FSYNC_MS } from "./disk";
 import { INGEST_THREAD_NAME } from "../src/ingest/worker-protocol";
 import { CHECKPOINT_THREAD_NAME } from "../src/storage/sqlite/checkpoint-protocol";
 import { COMMIT_THREAD_NAME } from "../src/storage/sqlite/commit-protocol";
@@ -49,6 +52,7 @@ const { values: args } = parseArgs({
     "keep-data": { type: "boolean", default: false },
     compare: { type: "string" },
     pairs: { type: "string", default: "3" },
+    "disk-probe": { type: "string", default: "5" },
   },
 });
 const DATABASE_URL =
@@ -410,6 +414,15 @@ async function main() {
 
   const rows = [baseline.row];
   const summaries: string[] = [];
+  const probeSeconds = Number(args["disk-probe"]);
+  if (probeSeconds > 0) {
+    // Where the servers' data directories go; between the bare server and Periscope, nothing else running.
+    const disk = probeFsync(tmpdir(), probeSeconds);
+    summaries.push(
+      `disk, same run: ${disk.fsyncs} fdatasyncs of 16 KB in ${probeSeconds} s, p50 ${disk.p50Ms.toFixed(2)} ms, p99 ${disk.p99Ms.toFixed(2)} ms, ` +
+        `max ${disk.maxMs.toFixed(1)} ms, ${disk.slow} over ${SLOW_FSYNC_MS} ms (a commit waits for its fsync: such pauses reach the acknowledgements' p99)`,
+    );
+  }
   for (const [engine, mode] of selected.flatMap((engine) => modes.map((mode) => [engine, mode] as const))) {
     const name = modes.length > 1 ? `${engine}, ${mode}` : engine;
     if (!compareRoot) {

@@ -4,9 +4,13 @@
  * own, and a connection count that does not match the connections given is refused.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { probeFsync } from "../../bench/disk";
 import { IdSource, makeTemplate, openConnections, paceWarning, ratesBySlice, runLoad, SLICE_SECONDS, sliceOf, type Template } from "../../bench/load";
 
 const ENVELOPE = Buffer.from('{"event_id":"0123456789abcdef0123456789abcdef"}\n{"type":"event"}\n{"event_id":"0123456789abcdef0123456789abcdef"}\n');
@@ -108,5 +112,20 @@ describe("bench throughput per slice", () => {
     assert.deepEqual([0, 9_999, 10_000, 25_000, 59_999].map((ms) => sliceOf(ms, 6)), [0, 0, 1, 2, 5]);
     assert.deepEqual([60_000, 60_040].map((ms) => sliceOf(ms, 6)), [5, 5]);
     assert.equal(sliceOf(250, 1), 0);
+  });
+});
+
+describe("bench disk probe", () => {
+  it("times real fdatasyncs of a file of its own, and leaves nothing behind", () => {
+    const parent = mkdtempSync(path.join(tmpdir(), "periscope-probe-test-"));
+    try {
+      const probe = probeFsync(parent, 0.2);
+      assert.ok(probe.fsyncs > 0, `${probe.fsyncs} fsyncs in 0.2 s`);
+      assert.ok(probe.p50Ms > 0 && probe.p50Ms <= probe.p99Ms && probe.p99Ms <= probe.maxMs, JSON.stringify(probe));
+      assert.ok(probe.slow >= 0 && probe.slow <= probe.fsyncs);
+      assert.deepEqual(readdirSync(parent), []);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });
