@@ -336,6 +336,8 @@ if (compareRoot && !existsSync(path.join(compareRoot, "scripts", "start.mjs"))) 
 }
 const pairs = Number(args.pairs);
 if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs takes a whole number of 1 or more, not "${args.pairs}"`);
+const probeSeconds = Number(args["disk-probe"]);
+if (!(probeSeconds >= 0 && probeSeconds <= 600)) throw new Error(`--disk-probe takes seconds from 0 (no probe) to 600, not "${args["disk-probe"]}"`);
 
 /** One Periscope server of the checkout in `cwd`: started as `npm start` does, warmed up, measured, stopped, verified. */
 async function runPeriscope(
@@ -414,7 +416,6 @@ async function main() {
 
   const rows = [baseline.row];
   const summaries: string[] = [];
-  const probeSeconds = Number(args["disk-probe"]);
   if (probeSeconds > 0) {
     // Where the servers' data directories go; between the bare server and Periscope, nothing else running.
     const disk = probeFsync(tmpdir(), probeSeconds);

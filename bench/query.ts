@@ -7,8 +7,8 @@
  * latency while ingest runs at half the door's measured capacity. Prints p50/p95/p99 per sort.
  * With --seed-cache, the seeded database is kept in DIR (per events and issues) and copied from there
  * by later runs, which then skip the seeding (≈ 3 min for the defaults).
- * Ingest runs `warmup` seconds alone first: a server's first requests wait for its commit thread to
- * start (docs/performance.md), which would otherwise be the measured p99.
+ * Ingest runs `warmup` seconds alone first: a server's first seconds of load are slower than the
+ * rest (code not yet optimised by V8, cold caches), which would otherwise be the measured p99.
  */
 import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";

@@ -85,6 +85,9 @@ it("fails the commits a dead thread had not finished, says why, refuses commits 
 
     const early = errorRecords();
     await assert.rejects(thread.commit(early.records), { message: "the SQLite commit thread stopped and restarts shortly" });
+    // start() keeps the same delay: no thread started in a tight loop either.
+    thread.start();
+    await assert.rejects(thread.commit(early.records), { message: "the SQLite commit thread stopped and restarts shortly" });
     await new Promise((resolve) => setTimeout(resolve, 250));
 
     const kept = errorRecords();
@@ -376,6 +379,13 @@ it("leaves checkpoints below 4,000 pages to the checkpoint thread on the main co
 
 /** The names of this process's threads other than the main one, sorted. */
 const workerThreadNames = () => [...threadNames()].filter(([tid]) => tid !== process.pid).map(([, name]) => name).sort();
+const sqliteThreadNames = () => workerThreadNames().filter((name) => name.startsWith("sqlite-"));
+
+/** Threads name themselves as they load (under tsx ≈ 0.6–0.9 s after they start): waits up to `ms` for `count` of them. */
+async function waitForSqliteThreads(count: number, ms = 5_000): Promise<string[]> {
+  for (let waited = 0; waited < ms && sqliteThreadNames().length < count; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  return sqliteThreadNames();
+}
 
 it("names the commit and checkpoint threads in /proc, and leaves the main thread's name alone", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
   const mainName = () => threadNames().get(process.pid);
@@ -384,12 +394,7 @@ it("names the commit and checkpoint threads in /proc, and leaves the main thread
   try {
     // The threads start with the first commit; a commit answered means the commit thread ran its start.
     await thread.commit(errorRecords().records);
-    let named: string[] = [];
-    for (let waited = 0; waited < 5_000 && named.length < 2; waited += 20) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      named = workerThreadNames().filter((name) => name.startsWith("sqlite-"));
-    }
-    assert.deepEqual(named, ["sqlite-checkpt", "sqlite-commit"]);
+    assert.deepEqual(await waitForSqliteThreads(2), ["sqlite-checkpt", "sqlite-commit"]);
     assert.equal(mainName(), before.main);
     assert.deepEqual(before.workers.filter((name) => name.startsWith("sqlite-")), []);
   } finally {
@@ -398,28 +403,27 @@ it("names the commit and checkpoint threads in /proc, and leaves the main thread
 });
 
 it("start() runs the commit and checkpoint threads before any commit, once however often it is called, and none once closing", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
-  const sqliteThreads = () => workerThreadNames().filter((name) => name.startsWith("sqlite-"));
-  const waitForThreads = async (count: number) => {
-    for (let waited = 0; waited < 5_000 && sqliteThreads().length < count; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-  };
-  assert.deepEqual(sqliteThreads(), []);
+  assert.deepEqual(sqliteThreadNames(), []);
   const thread = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { checkpoints: { intervalMs: 10 } });
   try {
     thread.start();
     thread.start();
-    await waitForThreads(2);
-    assert.deepEqual(sqliteThreads(), ["sqlite-checkpt", "sqlite-commit"]);
+    assert.deepEqual(await waitForSqliteThreads(2), ["sqlite-checkpt", "sqlite-commit"]);
     const { records, eventId } = errorRecords();
     await thread.commit(records);
     assert.deepEqual(await storedIds([eventId]), [eventId]);
-    assert.deepEqual(sqliteThreads(), ["sqlite-checkpt", "sqlite-commit"]);
+    assert.deepEqual(sqliteThreadNames(), ["sqlite-checkpt", "sqlite-commit"]);
   } finally {
     await thread.close();
   }
-  const closed = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME), { checkpoints: { intervalMs: 10 } });
+  const closed = new SqliteCommitThread(path.join(dir, SQLITE_FILE_NAME));
   const closing = closed.close();
   closed.start();
   await closing;
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.deepEqual(sqliteThreads(), []);
+  try {
+    assert.deepEqual(await waitForSqliteThreads(1, 2_500), []);
+  } finally {
+    // Had start() run a thread after close(), nothing else would stop it.
+    await closed.crashForTesting();
+  }
 });

@@ -84,9 +84,12 @@ export class SqliteCommitThread implements IngestStore {
     });
   }
 
-  /** Starts the threads now rather than with the first commit; does nothing once they run, or while closing. */
+  /**
+   * Starts the threads now rather than with the first commit; does nothing once they run, while
+   * closing, or within the restart delay after a thread stopped (as commit() refuses then).
+   */
   start(): void {
-    if (this.closing) return;
+    if (this.closing || Date.now() < this.restartNotBefore) return;
     this.worker ??= this.spawn();
   }
 
