@@ -25,7 +25,7 @@ import { handOver, type HandedRecord } from "../src/storage/sqlite/commit-record
 import { spanGroupsOf } from "../src/storage/sqlite/span-groups";
 import { readSpanContainers } from "../src/storage/span-containers";
 import { sqliteCommitter, sqliteIngest } from "../src/storage/sqlite/ingest";
-import type { IngestRecord } from "../src/storage/types";
+import type { IngestRecord } from "../src/model";
 import { REQUEST_KINDS, renderBody, templatesOfKind } from "./kinds";
 import type { Template } from "./load";
 import { realisticMix } from "./mix";

@@ -15,7 +15,7 @@ import { parseEnvelope } from "../src/ingest/envelope";
 import { processEnvelope } from "../src/ingest/pipeline";
 import { createItemRegistry } from "../src/items";
 import { handOver } from "../src/storage/sqlite/commit-records";
-import type { IngestRecord } from "../src/storage/types";
+import type { IngestRecord } from "../src/model";
 import { REQUEST_KINDS, renderBody, templatesOfKind } from "./kinds";
 import { median } from "./load";
 

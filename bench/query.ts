@@ -24,7 +24,7 @@ import { CLI_ACTOR } from "../src/services/accounts/actor";
 import { createApiToken } from "../src/services/accounts/tokens";
 import { ensureDefaults } from "../src/services/projects/ensure-defaults";
 import { createSqliteStorage } from "../src/storage/sqlite";
-import type { IngestRecord } from "../src/storage/types";
+import type { IngestRecord } from "../src/model";
 import { makeTemplate, percentile, runLoad } from "./load";
 
 const root = path.resolve(import.meta.dirname, "..");

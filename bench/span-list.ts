@@ -13,7 +13,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { readSpanContainer } from "../src/items/span";
 import { createSqliteStorage } from "../src/storage/sqlite";
-import type { IngestRecord, Project, SpanContainerRecord, SpanListQuery, Storage } from "../src/storage/types";
+import type { IngestRecord, Project, SpanContainerRecord, SpanListQuery } from "../src/model";
+import type { Storage } from "../src/storage/types";
 import { median } from "./load";
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { Project } from "@/src/storage/types";
+import type { Project } from "@/src/model";
 import type { Workspace } from "@/src/services/ui/workspace";
 import { Dropdown } from "./dropdown";
 import { TabLinks, type TabLink } from "./tab-links";

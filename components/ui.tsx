@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { Level } from "@/src/processing/types";
-import type { Issue } from "@/src/storage/types";
+import type { Issue } from "@/src/model";
 import { formatAbsolute, formatRelative } from "./format";
 
 export const buttonClass = {

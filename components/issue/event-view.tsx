@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { IssueEventView } from "@/src/services/ui/issue-event";
-import type { StoredEvent } from "@/src/storage/types";
+import type { StoredEvent } from "@/src/model";
 import { formatAbsolute, shortEventId } from "../format";
 import { hrefWith } from "../search-params";
 import { buttonClass, Card, EmptyState, KeyValueTable, RelativeTime, Section } from "../ui";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { Issue, Project } from "@/src/storage/types";
+import type { Issue, Project } from "@/src/model";
 import { formatCount } from "../format";
 import { TabLinks, type TabLink } from "../tab-links";
 import { LevelBadge, RelativeTime, StatusPill } from "../ui";

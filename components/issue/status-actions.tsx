@@ -1,5 +1,5 @@
 import { setIssueStatus } from "@/app/organizations/[org]/issues/[issueId]/actions";
-import type { Issue, IssueStatus } from "@/src/storage/types";
+import type { Issue, IssueStatus } from "@/src/model";
 import { ActionForm } from "../action-form";
 import { SubmitButton } from "../submit-button";
 import { buttonClass } from "../ui";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { TagDistribution } from "@/src/storage/types";
+import type { TagDistribution } from "@/src/model";
 import { formatPercent } from "../format";
 
 /** Each tag key with its top values as bars (share of the events that carry the tag). */

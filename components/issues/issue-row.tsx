@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { IssueWithStats } from "@/src/storage/types";
+import type { IssueWithStats } from "@/src/model";
 import { formatCount } from "../format";
 import { LevelBadge, LevelBar, RelativeTime, Sparkline, StatusPill } from "../ui";
 

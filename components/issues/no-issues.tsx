@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getRuntime } from "@/src/runtime";
 import { dsnFor } from "@/src/services/projects/dsn";
-import type { Project } from "@/src/storage/types";
+import type { Project } from "@/src/model";
 import { keysHref } from "../app-shell";
 import { hrefWith } from "../search-params";
 import { SetupGuide, storeUrlFor } from "../setup-guide";

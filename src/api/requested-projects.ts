@@ -1,7 +1,8 @@
 import { AppError } from "../errors";
 import type { Access } from "../services/accounts/access";
 import { requireProject, visibleProjects } from "../services/accounts/access";
-import type { Project, Storage } from "../storage/types";
+import type { Project } from "../model";
+import type { Storage } from "../storage/types";
 import { projectIdsOf } from "./issue-query";
 
 /**

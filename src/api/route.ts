@@ -11,7 +11,7 @@ import { getRuntime, type Runtime } from "../runtime";
 import { accessTo, accessToOrganization, requireScope, type Access, type Principal } from "../services/accounts/access";
 import { actorOf, type Actor } from "../services/accounts/actor";
 import { getIssue } from "../services/issues/get-issue";
-import type { Organization } from "../storage/types";
+import type { Organization } from "../model";
 import { authenticateRequest, clientIpOfRequest } from "./auth";
 import { handle } from "./handle";
 import { ROUTES, type OrganizationRouteKey, type ParamsOf, type RouteKey, type UserRouteKey } from "./route-table";

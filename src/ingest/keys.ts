@@ -1,4 +1,5 @@
-import type { Project, ProjectKey, Storage } from "../storage/types";
+import type { Project, ProjectKey } from "../model";
+import type { Storage } from "../storage/types";
 
 export interface ResolvedKey {
   key: ProjectKey;

@@ -3,7 +3,7 @@ import { INTERNAL_ITEM_TYPES, type ItemRegistry } from "../items";
 import { processEventPayload } from "../items/event";
 import { eventJsonWithoutDisplayParts } from "../items/event-json";
 import { outcome, type ItemContext, type ItemResult } from "../items/types";
-import type { IngestRecord } from "../storage/types";
+import type { IngestRecord } from "../model";
 import type { Envelope } from "./envelope";
 
 export interface Processed {

@@ -1,6 +1,7 @@
 import { AppError } from "../errors";
 import { declaredSpans } from "../items/span";
-import type { IngestRecord, IngestRecordResult, IngestStore } from "../storage/types";
+import type { IngestRecord, IngestRecordResult } from "../model";
+import type { IngestStore } from "../storage/types";
 
 /** What records take of the bound: a span container not read yet counts as the spans it declares. */
 function weightOf(records: IngestRecord[]): number {

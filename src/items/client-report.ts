@@ -11,7 +11,7 @@
  * `filtered_events` and `filtered_sampling_events` lists only from trusted Relays; SDK reports'
  * copies are ignored here too.
  */
-import type { IngestRecord } from "../storage/types";
+import type { IngestRecord } from "../model";
 import { clockDriftOf, isObject, jsonObjectOf, MAX_SECS_IN_FUTURE, textOf, timestampOf } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor } from "./types";
 

@@ -7,7 +7,7 @@
  * Periscope counts them so the loss shows in stats_v2. An invalid environment is only removed.
  */
 import { randomUUID } from "node:crypto";
-import type { SessionUpdate } from "../storage/types";
+import type { SessionUpdate } from "../model";
 import {
   clockDriftOf,
   environmentOf,

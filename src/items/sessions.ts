@@ -4,7 +4,7 @@
  * in Relay: a bucket with a bad `started` or counts is dropped alone (`invalid_json`, `timestamp`);
  * a missing or invalid `attrs.release` drops them all (`invalid_release`).
  */
-import type { IngestRecord, SessionAggregate } from "../storage/types";
+import type { IngestRecord, SessionAggregate } from "../model";
 import { sessionAgeProblem, sessionAttrsOf, sessionTimeOf, SESSION_CATEGORY, type SessionDropReason } from "./session";
 import { clockDriftOf, isObject, jsonObjectOf, naturalOf, textOf } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor } from "./types";

@@ -5,7 +5,7 @@
  * docs/sentry-protocol.md §8.2 (v1 spans) and §8.3 (v2 spans).
  */
 import { clip, databag } from "../processing/normalize-values";
-import type { Measurement, SpanData, TransactionSpan } from "../storage/types";
+import type { Measurement, SpanData, TransactionSpan } from "../model";
 import { hexIdOf, isObject, textOf, timestampOf, type JsonObject } from "./telemetry-values";
 
 const MAX_TEXT = 8192;

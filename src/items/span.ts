@@ -13,7 +13,7 @@
  * (`invalid_span`); one ending over 30 days back or over 60 s ahead is dropped (`timestamp`).
  * Category `span`, one per span.
  */
-import type { ReadIngestRecord, SpanContainerRecord, SpanData } from "../storage/types";
+import type { ReadIngestRecord, SpanContainerRecord, SpanData } from "../model";
 import { measurementsOf, measurementValues, spanDataOfV1, spanDataOfV2, v1SpanOf } from "./span-data";
 import { clockDriftOf, isObject, jsonObjectOf, jsonObjectOfText, MAX_SECS_IN_FUTURE, textOf } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";

@@ -11,7 +11,7 @@
  * segment, from `contexts.trace`) and every child span.
  */
 import { normalizeEvent } from "../processing/normalize";
-import type { SpanData, TransactionPayload, TransactionSpan } from "../storage/types";
+import type { SpanData, TransactionPayload, TransactionSpan } from "../model";
 import { measurementsOf, measurementValues, spanDataOfV1, spanTimesOf, v1SpanOf, type SpanContext } from "./span-data";
 import { hexIdOf, isObject, jsonObjectOf, textOf, timestampOf, type JsonObject } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";

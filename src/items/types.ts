@@ -1,5 +1,5 @@
 import type { EnvelopeHeaders, EnvelopeItem } from "../ingest/envelope";
-import type { IngestRecord } from "../storage/types";
+import type { IngestRecord } from "../model";
 
 export interface ItemContext {
   projectId: string;

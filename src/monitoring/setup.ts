@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { dsnFor } from "../services/projects/dsn";
-import type { Organization, Project, ProjectKey } from "../storage/types";
+import type { Organization, Project, ProjectKey } from "../model";
 import { TEST_DROP_MARKER } from "./test-drop-marker";
 
 /** What the UI's SDK needs: its DSN and the same-origin tunnel path it posts to. */

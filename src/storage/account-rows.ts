@@ -5,7 +5,7 @@
  */
 import type { Role, Scope } from "../auth/scopes";
 import { AppError } from "../errors";
-import type { ApiToken, AuditEntry, Invite, LoginSession, Member, MemberWithUser, Team, User } from "./accounts-types";
+import type { ApiToken, AuditEntry, Invite, LoginSession, Member, MemberWithUser, Team, User } from "../model";
 
 /** A decimal row id, or null for anything else (a slug, garbage from a URL): it then matches no row. */
 export function rowIdOf(id: string): number | null {

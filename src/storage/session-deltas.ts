@@ -9,7 +9,7 @@
  * Counting rules: docs/sentry-protocol.md §8.4 (Relay's `SessionLike`).
  */
 import { hourOf } from "./issue-deltas";
-import { SESSION_HEALTH, type SessionAggregate, type SessionHealth, type SessionUpdate } from "./telemetry-types";
+import { SESSION_HEALTH, type SessionAggregate, type SessionHealth, type SessionUpdate } from "../model";
 
 /** Sentry's session.status of one session: the terminal status when it is one, else errored if errors were seen. */
 export function sessionHealth(status: string, errors: number): SessionHealth {

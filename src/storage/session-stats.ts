@@ -3,7 +3,7 @@
  * counts distinct users per most severe health from `session_users` (grouped by the requested
  * dimensions and slot); this merges the two result sets into the contract's rows.
  */
-import { SESSION_HEALTH, type SessionStatsRow } from "./telemetry-types";
+import { SESSION_HEALTH, type SessionStatsRow } from "../model";
 
 // Allow-list: the only group-by identifiers that reach SQL.
 export const SESSION_GROUP_COLUMNS = { project: "project_id", release: "release", environment: "environment" } as const;

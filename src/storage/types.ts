@@ -7,176 +7,31 @@
  * by id only, never joined across, so telemetry can move to another store later.
  * Times are Unix milliseconds throughout; the API layer formats them.
  */
-import type { GroupingResult, IndexedEvent, Level, NormalizedEvent } from "../processing/types";
 import type {
+  EventNeighbours,
+  Issue,
+  IssueQuery,
+  IssueStatus,
+  IssueWithStats,
+  IngestRecord,
+  IngestRecordResult,
+  Organization,
   OutcomeHour,
   OutcomeSeriesQuery,
-  SessionRepo,
-  SpanContainerRecord,
-  SpanRepo,
-  TelemetryRecord,
-  TelemetryRecordResult,
-  TransactionRepo,
-} from "./telemetry-types";
-
+  OutcomeTotal,
+  Page,
+  Project,
+  ProjectKey,
+  StoredEvent,
+  TagDistribution,
+} from "../model";
 import type { AccountStore } from "./accounts-types";
+import type { SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
 
+// Storage code reads the domain types through here; every other layer imports src/model.
+export * from "../model";
 export * from "./telemetry-types";
 export * from "./accounts-types";
-
-export interface Organization {
-  id: string;
-  slug: string;
-  name: string;
-  dateCreated: number;
-}
-
-export interface Project {
-  id: string;
-  organizationId: string;
-  slug: string;
-  name: string;
-  platform: string | null;
-  dateCreated: number;
-}
-
-export interface ProjectKey {
-  id: string;
-  projectId: string;
-  label: string;
-  /** 32 lower-case hex chars: the DSN's user part. */
-  publicKey: string;
-  isActive: boolean;
-  dateCreated: number;
-}
-
-export type IssueStatus = "unresolved" | "resolved" | "ignored";
-export const ISSUE_STATUSES: readonly IssueStatus[] = ["unresolved", "resolved", "ignored"];
-export type IssueSubstatus = "new" | "ongoing" | "regressed" | "archived" | "resolved";
-
-export interface Issue {
-  id: string;
-  projectId: string;
-  /** Sentry's "short id": PROJECT-SLUG-<n>, upper case. */
-  shortId: string;
-  title: string;
-  culprit: string;
-  level: Level;
-  /** "error" when the event had an exception, else "default" (messages), as Sentry names them. */
-  type: "error" | "default";
-  metadata: GroupingResult["metadata"];
-  groupingStrategy: GroupingResult["strategy"];
-  groupingConfig: string;
-  status: IssueStatus;
-  substatus: IssueSubstatus;
-  firstSeen: number;
-  lastSeen: number;
-  count: number;
-  userCount: number;
-  firstRelease: string | null;
-  lastRelease: string | null;
-}
-
-export interface IssueWithStats extends Issue {
-  /** Events per hour for the 24 hours ending at the query's `now`, oldest first (24 numbers). */
-  stats24h: number[];
-}
-
-export type IssueSort = "date" | "new" | "freq";
-
-export interface IssueQuery {
-  projectIds: string[];
-  status?: IssueStatus;
-  level?: Level;
-  release?: string;
-  environment?: string;
-  /** Free text: matched case-insensitively against title, culprit and short id; or an exact tag `key:value`. */
-  text?: string;
-  sort: IssueSort;
-  limit: number;
-  /** Opaque cursor from a previous page. */
-  cursor?: string;
-  now: number;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-export interface TagValueCount {
-  value: string;
-  count: number;
-  firstSeen: number;
-  lastSeen: number;
-}
-
-export interface TagDistribution {
-  key: string;
-  /** Events that carry this tag. */
-  totalValues: number;
-  topValues: TagValueCount[];
-}
-
-export interface StoredEvent {
-  eventId: string;
-  projectId: string;
-  issueId: string;
-  groupingHash: string;
-  /** Unix ms of the (drift-corrected) event timestamp. */
-  timestamp: number;
-  received: number;
-  payload: NormalizedEvent;
-}
-
-export interface EventNeighbours {
-  previousEventId: string | null;
-  nextEventId: string | null;
-}
-
-/** What the ingest pipeline hands to the writer: one record per accepted item. */
-export type IngestRecord =
-  | {
-      kind: "event";
-      projectId: string;
-      /** What groups, tags and counts the event (normalize.ts indexedEventOf). */
-      event: IndexedEvent;
-      /** What the events row stores (src/processing/stored-event.ts): the SDK's JSON with its context, or a normalised event. */
-      payload: string;
-      grouping: GroupingResult;
-      /** Stable per-user key (id, email, username or IP) for "users affected"; null when unknown. */
-      userKey: string | null;
-    }
-  | {
-      kind: "outcome";
-      projectId: string;
-      outcome: OutcomeKind;
-      /** Sentry data category (error, transaction, session, ...). */
-      category: string;
-      reason: string | null;
-      quantity: number;
-      /** Unix ms. */
-      timestamp: number;
-    }
-  | TelemetryRecord;
-
-/** An ingest record with nothing left to read: what the SQL of every engine writes. */
-export type ReadIngestRecord = Exclude<IngestRecord, SpanContainerRecord>;
-
-export type OutcomeKind = "accepted" | "filtered" | "rate_limited" | "invalid" | "unsupported" | "client_discard";
-
-export interface OutcomeTotal {
-  outcome: OutcomeKind;
-  category: string;
-  reason: string | null;
-  quantity: number;
-}
-
-/** Per-record result of a committed batch, in input order. */
-export type IngestRecordResult =
-  | { kind: "event"; issueId: string; duplicate: boolean }
-  | { kind: "outcome" }
-  | TelemetryRecordResult;
 
 export interface OrganizationRepo {
   create(input: { slug: string; name: string }): Promise<Organization>;

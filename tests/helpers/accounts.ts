@@ -9,7 +9,8 @@ import { CLI_ACTOR } from "../../src/services/accounts/actor";
 import { startSession } from "../../src/services/accounts/login";
 import { createApiToken } from "../../src/services/accounts/tokens";
 import { createUser } from "../../src/services/accounts/users";
-import type { Storage, User } from "../../src/storage/types";
+import type { User } from "../../src/model";
+import type { Storage } from "../../src/storage/types";
 import { readdressedEnvelope } from "./fixtures";
 import type { TestServer } from "./server";
 

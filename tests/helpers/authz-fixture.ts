@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { SCOPES } from "../../src/auth/scopes";
-import type { User } from "../../src/storage/types";
+import type { User } from "../../src/model";
 import { eventually, ingest, join, newUser, request, sessionOf, tokenOf, type Credentials } from "./accounts";
 import { OWNER_EMAIL, type TestServer } from "./server";
 

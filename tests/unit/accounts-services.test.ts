@@ -21,7 +21,8 @@ import { addMember, changePassword, createOwner, createUser, resetPassword } fro
 import { createProject } from "../../src/services/projects/create-project";
 import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { createSqliteStorage } from "../../src/storage/sqlite";
-import type { Organization, Storage, User } from "../../src/storage/types";
+import type { Organization, User } from "../../src/model";
+import type { Storage } from "../../src/storage/types";
 
 const NOW = Date.UTC(2026, 10, 22, 10, 0);
 const MINUTE = 60_000;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { EnvelopeItem } from "../../src/ingest/envelope";
 import { readSpanContainer, spanItem } from "../../src/items/span";
-import type { SpanContainerRecord, SpanData } from "../../src/storage/types";
+import type { SpanContainerRecord, SpanData } from "../../src/model";
 import { accepted, contextFor, edited, firstItem, fixture, invalid, payloadOf, process, PROJECT_ID } from "../helpers/items";
 
 const PAGELOAD = "telemetry/browser-span-v2-pageload";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { SpanData, TransactionPayload } from "../../src/storage/types";
+import type { SpanData, TransactionPayload } from "../../src/model";
 import { accepted, contextFor, edited, firstItem, fixture, invalid, payloadOf, process } from "../helpers/items";
 
 const NODE = "telemetry/node-transaction-task";

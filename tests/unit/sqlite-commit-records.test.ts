@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { decodeTags, encodeTags, handOver } from "../../src/storage/sqlite/commit-records";
-import type { IngestRecord, IngestRecordResult } from "../../src/storage/types";
+import type { IngestRecord, IngestRecordResult } from "../../src/model";
 
 const lists: [string, [string, string][]][] = [
   ["no tags", []],

@@ -20,7 +20,8 @@ import Database from "better-sqlite3";
 import { refusesOneBatch } from "../../src/storage/sqlite/commit-errors";
 import { SqliteCheckpointThread } from "../../src/storage/sqlite/checkpoint-thread";
 import { SqliteCommitThread } from "../../src/storage/sqlite/commit-thread";
-import type { IngestRecord, SpanContainerRecord, Storage } from "../../src/storage/types";
+import type { IngestRecord, SpanContainerRecord } from "../../src/model";
+import type { Storage } from "../../src/storage/types";
 import { FIXTURE_KEY, readdressedEnvelope } from "../helpers/fixtures";
 import { threadFiles, threadNames } from "../helpers/thread-names";
 

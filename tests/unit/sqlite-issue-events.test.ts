@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, it } from "node:test";
 import type { GroupingResult, NormalizedEvent } from "../../src/processing/types";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import { openDatabase } from "../../src/storage/sqlite/db";
-import type { IngestRecord, Project, Storage } from "../../src/storage/types";
+import type { IngestRecord, Project } from "../../src/model";
+import type { Storage } from "../../src/storage/types";
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0);
 const grouping: GroupingResult = {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { SPAN_GROUP_MAX_SPREAD_MS, spanGroupsOf } from "../../src/storage/sqlite/span-groups";
-import type { ReadIngestRecord, SpanData } from "../../src/storage/types";
+import type { ReadIngestRecord, SpanData } from "../../src/model";
 
 const NOW = Date.UTC(2026, 10, 20, 12, 30);
 const TRACE_A = "aa".repeat(16);

@@ -8,7 +8,7 @@ import type { ItemContext } from "../../src/items/types";
 import { normalizeEvent, type NormalizeContext } from "../../src/processing/normalize";
 import { storedEventOf } from "../../src/processing/stored-event";
 import type { NormalizedEvent } from "../../src/processing/types";
-import type { IngestRecord } from "../../src/storage/types";
+import type { IngestRecord } from "../../src/model";
 
 const fixtures = path.resolve(import.meta.dirname, "..", "fixtures", "envelopes");
 const CAPTURED = ["browser-uncaught-error", "node-error-cause", "node-message", "node-fingerprint", "node-big-event", "bench/node-medium-error"];

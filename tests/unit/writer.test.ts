@@ -12,7 +12,8 @@ import { afterEach, beforeEach, it } from "node:test";
 import { AppError } from "../../src/errors";
 import { GroupCommitWriter } from "../../src/ingest/writer";
 import { createSqliteStorage } from "../../src/storage/sqlite";
-import type { IngestRecord, IngestStore, Storage } from "../../src/storage/types";
+import type { IngestRecord } from "../../src/model";
+import type { IngestStore, Storage } from "../../src/storage/types";
 
 let dir: string;
 let storage: Storage;

@@ -10,7 +10,7 @@ import { currentPrincipal } from "@/app/_lib/session";
 import { MIN_PASSWORD_LENGTH } from "@/src/auth/password";
 import { getRuntime } from "@/src/runtime";
 import { openInvite } from "@/src/services/accounts/members";
-import type { Invite, Organization } from "@/src/storage/types";
+import type { Invite, Organization } from "@/src/model";
 
 export const dynamic = "force-dynamic";
 // The secret is in the path: the page names no referrer to other sites. ("no-referrer" would also make

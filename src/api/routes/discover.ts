@@ -12,7 +12,7 @@
 import { AppError } from "../../errors";
 import { getRuntime } from "../../runtime";
 import { listSpans } from "../../services/telemetry/list-spans";
-import type { Project, SpanListQuery, StoredSpan } from "../../storage/types";
+import type { Project, SpanListQuery, StoredSpan } from "../../model";
 import { isoDate } from "../serializers/common";
 import { json } from "../handle";
 import { pageParamsOf } from "../page-params";

@@ -1,7 +1,7 @@
 /** The issue stream shared by the project and organisation issue endpoints. */
 import { getRuntime } from "../../runtime";
 import { listIssues } from "../../services/issues/list-issues";
-import type { Organization, Project } from "../../storage/types";
+import type { Organization, Project } from "../../model";
 import { json } from "../handle";
 import { issueListParamsOf, statsPeriodOf } from "../issue-query";
 import { linkHeader } from "../pagination";

@@ -12,7 +12,7 @@
 import { AppError } from "../../errors";
 import { getRuntime } from "../../runtime";
 import { getSessionStats } from "../../services/telemetry/session-stats";
-import { SESSION_HEALTH, type Project, type SessionGroupKey, type SessionHealth, type SessionStatsRow } from "../../storage/types";
+import { SESSION_HEALTH, type Project, type SessionGroupKey, type SessionHealth, type SessionStatsRow } from "../../model";
 import { json } from "../handle";
 import { searchFiltersOf } from "../search-filters";
 import { intervalsOf, isoSeconds, statsWindowOf } from "../stats-window";

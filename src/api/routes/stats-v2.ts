@@ -12,7 +12,7 @@
 import { AppError } from "../../errors";
 import { getRuntime } from "../../runtime";
 import { getOutcomeStats } from "../../services/telemetry/outcome-stats";
-import type { OutcomeHour, OutcomeKind, Project } from "../../storage/types";
+import type { OutcomeHour, OutcomeKind, Project } from "../../model";
 import { json } from "../handle";
 import { intervalsOf, isoSeconds, statsWindowOf } from "../stats-window";
 

@@ -3,7 +3,7 @@
  * (OrganizationMemberSerializer), teams (TeamSerializer) and audit-log rows (AuditLogEntrySerializer),
  * limited to the fields Periscope has. Secrets never appear, except the new token in POST's answer.
  */
-import type { ApiToken, AuditEntry, MemberWithUser, Team, User } from "../../storage/types";
+import type { ApiToken, AuditEntry, MemberWithUser, Team, User } from "../../model";
 import { isoDate } from "./common";
 
 export interface ApiTokenJson {

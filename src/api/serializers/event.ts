@@ -6,7 +6,7 @@
  */
 import { groupEvent } from "../../processing/grouping";
 import type { EventUser, IssueMetadata, NormalizedEvent, ProcessingNote } from "../../processing/types";
-import type { EventNeighbours, StoredEvent } from "../../storage/types";
+import type { EventNeighbours, StoredEvent } from "../../model";
 import { isoDate } from "./common";
 import { eventEntries, type EntryJson } from "./event-entries";
 

@@ -4,7 +4,7 @@
  * answer with their empty values so clients written for Sentry read them unchanged.
  */
 import type { Level } from "../../processing/types";
-import type { Issue, IssueSubstatus, IssueWithStats, Organization, Project } from "../../storage/types";
+import type { Issue, IssueSubstatus, IssueWithStats, Organization, Project } from "../../model";
 import { isoDate } from "./common";
 
 const HOUR_MS = 3_600_000;

@@ -1,5 +1,5 @@
 /** Sentry's OrganizationSerializer, reduced to what exists here (no auth providers, no features). */
-import type { Organization } from "../../storage/types";
+import type { Organization } from "../../model";
 import { isoDate, LETTER_AVATAR } from "./common";
 
 export interface OrganizationJson {

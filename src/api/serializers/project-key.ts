@@ -4,7 +4,7 @@
  * Sentry's form for tools that read them; see docs/api.md for which ones the ingest door accepts.
  */
 import { dsnFor } from "../../services/projects/dsn";
-import type { ProjectKey } from "../../storage/types";
+import type { ProjectKey } from "../../model";
 import { isoDate } from "./common";
 
 export interface ProjectKeyJson {

@@ -2,7 +2,7 @@
  * Sentry's project shape (ProjectSerializer plus the `organization` that ProjectWithOrganization
  * adds). Membership fields are constant until accounts and teams exist.
  */
-import type { Organization, Project } from "../../storage/types";
+import type { Organization, Project } from "../../model";
 import { isoDate, LETTER_AVATAR } from "./common";
 import { serializeOrganization, type OrganizationJson } from "./organization";
 

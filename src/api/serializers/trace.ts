@@ -4,7 +4,7 @@
  * is not in the trace (not sent, or in another organisation) is a root. Times are Unix seconds,
  * `duration` milliseconds; `measurements` are the web vitals (`measurements.lcp`).
  */
-import type { Project, StoredSpan } from "../../storage/types";
+import type { Project, StoredSpan } from "../../model";
 
 export interface TraceSpanJson {
   event_id: string;

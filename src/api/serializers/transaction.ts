@@ -4,7 +4,7 @@
  * Unix seconds, `measurements`, `contexts.trace`, and a `spans` entry before breadcrumbs and request.
  * Transactions belong to no issue: `groupID` is null and there are no neighbours.
  */
-import type { Measurement, StoredTransaction, TransactionSpan } from "../../storage/types";
+import type { Measurement, StoredTransaction, TransactionSpan } from "../../model";
 import { isoDate } from "./common";
 import { eventBody, type EventJson } from "./event";
 import { eventEntries, type EntryJson } from "./event-entries";

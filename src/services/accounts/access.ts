@@ -8,7 +8,8 @@
  */
 import { AppError } from "../../errors";
 import { allows, effectiveScopes, type Role, type Scope } from "../../auth/scopes";
-import type { ApiToken, LoginSession, Member, Organization, Project, Storage, User } from "../../storage/types";
+import type { ApiToken, LoginSession, Member, Organization, Project, User } from "../../model";
+import type { Storage } from "../../storage/types";
 import { resolveOrganization } from "../organizations/resolve";
 
 export type Principal =

@@ -1,5 +1,5 @@
 /** Who made a change, for the audit log: a signed-in person, the command line, or the server itself. */
-import type { User } from "../../storage/types";
+import type { User } from "../../model";
 
 export interface Actor {
   userId: string | null;

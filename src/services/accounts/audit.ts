@@ -1,4 +1,5 @@
-import type { AuditEntry, Storage } from "../../storage/types";
+import type { AuditEntry } from "../../model";
+import type { Storage } from "../../storage/types";
 import type { Actor } from "./actor";
 
 export interface AuditTarget {

@@ -6,7 +6,8 @@
 import { AppError } from "../../errors";
 import { hashPassword, verifyPassword } from "../../auth/password";
 import { digestOf, newSecret } from "../../auth/secrets";
-import type { LoginSession, Storage, User } from "../../storage/types";
+import type { LoginSession, User } from "../../model";
+import type { Storage } from "../../storage/types";
 
 const LOGIN_WINDOW_MS = 15 * 60_000;
 const MAX_FAILURES_PER_ACCOUNT = 5;

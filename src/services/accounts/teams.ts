@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
 import { parseInput } from "../parse-input";
-import type { Project, Storage, Team } from "../../storage/types";
+import type { Project, Team } from "../../model";
+import type { Storage } from "../../storage/types";
 import { slugify, slugSchema } from "../projects/slug";
 import { requireScope, type Access } from "./access";
 import type { Actor } from "./actor";

@@ -4,7 +4,8 @@ import { AppError } from "../../errors";
 import { parseInput } from "../parse-input";
 import { isScope, type Scope } from "../../auth/scopes";
 import { digestOf, newApiToken } from "../../auth/secrets";
-import type { ApiToken, Storage, User } from "../../storage/types";
+import type { ApiToken, User } from "../../model";
+import type { Storage } from "../../storage/types";
 import type { Actor } from "./actor";
 import { recordAudit } from "./audit";
 

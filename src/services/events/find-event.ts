@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import type { Project, StoredEvent, StoredTransaction, Storage } from "../../storage/types";
+import type { Project, StoredEvent, StoredTransaction } from "../../model";
+import type { Storage } from "../../storage/types";
 import { normalizeEventId } from "./get-event";
 
 export type FoundEvent = { kind: "error"; event: StoredEvent } | { kind: "transaction"; transaction: StoredTransaction };

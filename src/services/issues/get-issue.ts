@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import type { Issue, Project, Storage } from "../../storage/types";
+import type { Issue, Project } from "../../model";
+import type { Storage } from "../../storage/types";
 
 /** The issue and its project; 404 when either is missing. */
 export async function getIssue(storage: Storage, issueId: string): Promise<{ issue: Issue; project: Project }> {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
 import { LEVELS } from "../../processing/types";
-import { ISSUE_STATUSES, type IssueWithStats, type Page, type Project, type Storage } from "../../storage/types";
+import { ISSUE_STATUSES, type IssueWithStats, type Page, type Project } from "../../model";
+import { type Storage } from "../../storage/types";
 
 export const issueListParams = z.object({
   sort: z.enum(["date", "new", "freq"]).default("date"),

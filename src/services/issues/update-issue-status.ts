@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import { ISSUE_STATUSES, type Issue, type IssueStatus, type Storage } from "../../storage/types";
+import { ISSUE_STATUSES, type Issue, type IssueStatus } from "../../model";
+import { type Storage } from "../../storage/types";
 
 export function parseIssueStatus(value: unknown): IssueStatus {
   if (typeof value === "string" && (ISSUE_STATUSES as readonly string[]).includes(value)) return value as IssueStatus;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { Project, ProjectKey, Storage } from "../../storage/types";
+import type { Project, ProjectKey } from "../../model";
+import type { Storage } from "../../storage/types";
 import type { Actor } from "../accounts/actor";
 import { recordAudit } from "../accounts/audit";
 

@@ -1,4 +1,5 @@
-import type { Organization, Project, ProjectKey, Storage } from "../../storage/types";
+import type { Organization, Project, ProjectKey } from "../../model";
+import type { Storage } from "../../storage/types";
 import { createProject } from "../projects/create-project";
 import { SYSTEM_ACTOR } from "../accounts/actor";
 import { activeKey } from "../projects/ensure-defaults";

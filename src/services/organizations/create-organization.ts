@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
 import { parseInput } from "../parse-input";
-import type { Organization, Storage, User } from "../../storage/types";
+import type { Organization, User } from "../../model";
+import type { Storage } from "../../storage/types";
 import type { Actor } from "../accounts/actor";
 import { recordAudit } from "../accounts/audit";
 import { addMember } from "../accounts/users";

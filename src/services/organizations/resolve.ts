@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import type { Organization, Project, Storage } from "../../storage/types";
+import type { Organization, Project } from "../../model";
+import type { Storage } from "../../storage/types";
 
 /** Organisations are addressed by slug (or numeric id), as in Sentry's API paths. */
 export async function resolveOrganization(storage: Storage, slugOrId: string): Promise<Organization> {

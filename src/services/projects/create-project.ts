@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
-import type { Organization, Project, ProjectKey, Storage, Team } from "../../storage/types";
+import type { Organization, Project, ProjectKey, Team } from "../../model";
+import type { Storage } from "../../storage/types";
 import type { Actor } from "../accounts/actor";
 import { recordAudit } from "../accounts/audit";
 import { slugify, slugSchema } from "./slug";

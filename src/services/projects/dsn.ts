@@ -1,4 +1,4 @@
-import type { ProjectKey } from "../../storage/types";
+import type { ProjectKey } from "../../model";
 
 /** `{scheme}://{public_key}@{host}{path}/{project_id}` — the SDK derives the envelope URL from it. */
 export function dsnFor(publicUrl: string, key: ProjectKey): string {

@@ -1,4 +1,5 @@
-import type { Organization, Project, ProjectKey, Storage, Team } from "../../storage/types";
+import type { Organization, Project, ProjectKey, Team } from "../../model";
+import type { Storage } from "../../storage/types";
 import { SYSTEM_ACTOR } from "../accounts/actor";
 import { createProject } from "./create-project";
 import { getOrCreate } from "./get-or-create";

@@ -4,7 +4,8 @@
  * verbs in src/services/events/ and live here only until that folder's owner takes them.
  */
 import { AppError } from "../../errors";
-import type { EventNeighbours, Issue, Page, StoredEvent, Storage } from "../../storage/types";
+import type { EventNeighbours, Issue, Page, StoredEvent } from "../../model";
+import type { Storage } from "../../storage/types";
 import { normalizeEventId } from "../events/get-event";
 import { getIssue } from "../issues/get-issue";
 

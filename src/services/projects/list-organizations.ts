@@ -1,4 +1,5 @@
-import type { Organization, Storage } from "../../storage/types";
+import type { Organization } from "../../model";
+import type { Storage } from "../../storage/types";
 
 /** Every organisation; until accounts exist there is no membership to filter by. */
 export async function listOrganizations(storage: Storage): Promise<Organization[]> {

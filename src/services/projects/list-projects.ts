@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import type { Organization, Project, Storage } from "../../storage/types";
+import type { Organization, Project } from "../../model";
+import type { Storage } from "../../storage/types";
 
 /**
  * An organisation's projects; with `onlyIds`, just those (in the organisation's order). An id that is

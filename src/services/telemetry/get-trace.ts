@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import type { Project, Storage, StoredSpan } from "../../storage/types";
+import type { Project, StoredSpan } from "../../model";
+import type { Storage } from "../../storage/types";
 
 /** Every span of a trace in the organisation's projects; a trace id that is not 32 hex digits is a 400, an unknown one a 404. */
 export async function getTrace(storage: Storage, projects: Project[], rawTraceId: string): Promise<StoredSpan[]> {

@@ -1,4 +1,5 @@
-import type { Page, Project, SpanListQuery, Storage, StoredSpan } from "../../storage/types";
+import type { Page, Project, SpanListQuery, StoredSpan } from "../../model";
+import type { Storage } from "../../storage/types";
 
 /**
  * Spans of these projects, newest first. With `isSegment: true` these are the transactions: the

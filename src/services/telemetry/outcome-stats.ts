@@ -1,4 +1,5 @@
-import type { OutcomeHour, Project, Storage } from "../../storage/types";
+import type { OutcomeHour, Project } from "../../model";
+import type { Storage } from "../../storage/types";
 
 /** The hourly outcome counters (accepted, invalid, client_discard, …) of these projects in a window. */
 export async function getOutcomeStats(storage: Storage, projects: Project[], window: { start: number; end: number }): Promise<OutcomeHour[]> {

@@ -1,4 +1,5 @@
-import type { Project, SessionStatsQuery, SessionStatsRow, Storage } from "../../storage/types";
+import type { Project, SessionStatsQuery, SessionStatsRow } from "../../model";
+import type { Storage } from "../../storage/types";
 
 /** Release-health counters of these projects: sessions and distinct users by health, per interval and in total. */
 export async function getSessionStats(

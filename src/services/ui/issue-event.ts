@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import type { Issue, Project, StoredEvent, Storage, TagDistribution } from "../../storage/types";
+import type { Issue, Project, StoredEvent, TagDistribution } from "../../model";
+import type { Storage } from "../../storage/types";
 import { requireProject, type Access } from "../accounts/access";
 import { normalizeEventId } from "../events/get-event";
 import { getIssue } from "../issues/get-issue";

@@ -1,4 +1,5 @@
-import type { Project, Storage } from "../../storage/types";
+import type { Project } from "../../model";
+import type { Storage } from "../../storage/types";
 
 const DAY_MS = 86_400_000;
 /** Counting unresolved issues pages through them; past this many the UI shows "100+". */

@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import type { Organization, Project, Storage } from "../../storage/types";
+import type { Organization, Project } from "../../model";
+import type { Storage } from "../../storage/types";
 import { visibleProjects, type Access } from "../accounts/access";
 
 /** What every page's header needs: the organisation, its projects and the one being looked at. */

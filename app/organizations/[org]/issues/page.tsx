@@ -14,7 +14,7 @@ import { getRuntime } from "@/src/runtime";
 import { listIssues, parseIssueListParams } from "@/src/services/issues/list-issues";
 import { projectHasIssues } from "@/src/services/ui/project-summary";
 import { requireWorkspace } from "@/app/_lib/session";
-import type { IssueWithStats, Page, Project } from "@/src/storage/types";
+import type { IssueWithStats, Page, Project } from "@/src/model";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Issues" };

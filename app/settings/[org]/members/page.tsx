@@ -11,7 +11,7 @@ import { ROLE_RANK, ROLES, type Role } from "@/src/auth/scopes";
 import { getRuntime } from "@/src/runtime";
 import { hasScope } from "@/src/services/accounts/access";
 import { listMembers } from "@/src/services/accounts/members";
-import type { MemberWithUser } from "@/src/storage/types";
+import type { MemberWithUser } from "@/src/model";
 import { cancelInviteAction, changeRoleAction, inviteAction, removeMemberAction, transferOwnershipAction } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -8,7 +8,7 @@ import { requireWorkspace } from "@/app/_lib/session";
 import { getRuntime } from "@/src/runtime";
 import { hasScope } from "@/src/services/accounts/access";
 import { listTeams } from "@/src/services/accounts/teams";
-import type { MemberWithUser, Project, Team } from "@/src/storage/types";
+import type { MemberWithUser, Project, Team } from "@/src/model";
 import { createTeamAction, teamMemberAction, teamProjectAction } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -11,7 +11,7 @@ import { buttonClass, Card, EmptyState, RelativeTime } from "@/components/ui";
 import { getRuntime } from "@/src/runtime";
 import { loadIssue } from "@/src/services/ui/issue-event";
 import { requireWorkspace } from "@/app/_lib/session";
-import type { Page, StoredEvent } from "@/src/storage/types";
+import type { Page, StoredEvent } from "@/src/model";
 import { canChangeIssues, issueMetadata } from "../issue-page";
 
 export const dynamic = "force-dynamic";

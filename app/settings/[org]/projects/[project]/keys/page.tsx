@@ -12,7 +12,7 @@ import { SubmitButton } from "@/components/submit-button";
 import { buttonClass, Card, inputClass, Pill, Section } from "@/components/ui";
 import { getRuntime } from "@/src/runtime";
 import { dsnFor } from "@/src/services/projects/dsn";
-import type { ProjectKey } from "@/src/storage/types";
+import type { ProjectKey } from "@/src/model";
 import { createKeyAction } from "./actions";
 
 export const dynamic = "force-dynamic";

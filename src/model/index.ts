@@ -1,0 +1,9 @@
+/**
+ * The domain types every layer shares: services, the API, the UI and the item modules import them
+ * from here, never from storage/, which implements the repositories over them.
+ */
+export * from "./accounts";
+export * from "./ingest";
+export * from "./issues";
+export * from "./projects";
+export * from "./telemetry";
