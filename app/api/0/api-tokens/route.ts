@@ -2,7 +2,7 @@ import { readJsonBody } from "@/src/api/body";
 import { json } from "@/src/api/handle";
 import { apiRoutes } from "@/src/api/route";
 import { serializeApiToken } from "@/src/api/serializers/accounts";
-import { createApiToken, newTokenInput } from "@/src/services/accounts/tokens";
+import { createApiToken, listApiTokens, newTokenInput } from "@/src/services/accounts/tokens";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/api-tokens/",
    * lists only that token: a token does not reveal its owner's other tokens.
    */
   GET: async (_request, _params, { runtime, principal }) => {
-    const all = await runtime.storage.accounts.tokens.listForUser(principal.user.id);
+    const all = await listApiTokens(runtime.storage, principal.user);
     const tokens = principal.kind === "token" ? all.filter((token) => token.id === principal.token.id) : all;
     return json(tokens.sort((a, b) => b.dateCreated - a.dateCreated || Number(b.id) - Number(a.id)).map(serializeApiToken));
   },

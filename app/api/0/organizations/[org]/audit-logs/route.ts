@@ -2,6 +2,7 @@ import { AppError } from "@/src/errors";
 import { json } from "@/src/api/handle";
 import { apiRoutes } from "@/src/api/route";
 import { serializeAuditEntry } from "@/src/api/serializers/accounts";
+import { listAuditEntries } from "@/src/services/accounts/audit";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/organizations
     if (!Number.isInteger(limit) || limit < 1 || limit > DEFAULT_LIMIT) throw new AppError("bad_request", "per_page: must be an integer from 1 to 100");
     const cursor = params.get("cursor") || undefined;
     if (cursor !== undefined && !/^\d+$/.test(cursor)) throw new AppError("bad_request", "invalid cursor");
-    const entries = await runtime.storage.accounts.audit.list(access.organization.id, limit, cursor);
+    const entries = await listAuditEntries(runtime.storage, access, limit, cursor);
     return json({ rows: entries.map(serializeAuditEntry), options: [...new Set(entries.map((entry) => entry.event))].sort() });
   },
 });
