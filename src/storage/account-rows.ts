@@ -203,3 +203,15 @@ export const toAuditEntry = (row: AuditRow): AuditEntry => ({
 
 /** Raised by both engines when a role change or removal would leave an organisation without an owner. */
 export const LAST_OWNER_MESSAGE = "The organization must keep at least one owner: transfer ownership first";
+
+/** Rows of `teams LEFT JOIN <link table>` → team id → linked ids; a team without links has no linked id. */
+export function idsByTeam(rows: readonly { team_id: number | string; linked_id: number | string | null }[]): Map<string, string[]> {
+  const byTeam = new Map<string, string[]>();
+  for (const row of rows) {
+    const key = String(row.team_id);
+    const ids = byTeam.get(key) ?? [];
+    if (row.linked_id !== null) ids.push(String(row.linked_id));
+    byTeam.set(key, ids);
+  }
+  return byTeam;
+}

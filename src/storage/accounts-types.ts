@@ -75,6 +75,13 @@ export interface TeamRepo {
   listForProject(projectId: string): Promise<Team[]>;
   /** Ids of the projects owned by any team this member belongs to. */
   projectIdsForMember(memberId: string): Promise<string[]>;
+  /**
+   * Every team of the organisation → its members' ids, ascending ([] for a team without members),
+   * in one query: pages and the API list teams with their members without a query per team.
+   */
+  memberIdsByTeam(organizationId: string): Promise<Map<string, string[]>>;
+  /** Every team of the organisation → the ids of the projects it owns, ascending ([] for none), in one query. */
+  projectIdsByTeam(organizationId: string): Promise<Map<string, string[]>>;
 }
 
 export interface InviteRepo {

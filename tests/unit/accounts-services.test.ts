@@ -15,7 +15,7 @@ import { actorOf, CLI_ACTOR } from "../../src/services/accounts/actor";
 import { authenticateApiToken, authenticateSession } from "../../src/services/accounts/authenticate";
 import { login, logoutEverywhere, startSession } from "../../src/services/accounts/login";
 import { acceptInvite, changeRole, createInvite, removeMember, signUpWithInvite, transferOwnership } from "../../src/services/accounts/members";
-import { createTeam, setTeamProject } from "../../src/services/accounts/teams";
+import { createTeam, listTeamDetails, listTeamSummaries, setTeamProject } from "../../src/services/accounts/teams";
 import { createApiToken, revokeApiToken } from "../../src/services/accounts/tokens";
 import { addMember, changePassword, createOwner, createUser, resetPassword } from "../../src/services/accounts/users";
 import { createProject } from "../../src/services/projects/create-project";
@@ -246,6 +246,51 @@ describe("accounts services (SQLite)", () => {
       await setTeamProject(storage, ownerAccess, actorOf(owner, null), team, app, false);
       assert.equal(canSeeProject(await accessOf(member), app), false);
       await rejectsWith(setTeamProject(storage, after, actorOf(member, null), team, app, true), "forbidden", /project:write/);
+    });
+
+    it("lists every team with its members, projects and whether the caller is on it, as asking team by team does", async () => {
+      const ownerAccess = await accessOf(owner);
+      const actor = actorOf(owner, null);
+      const mobile = await createTeam(storage, ownerAccess, actor, { name: "Mobile" });
+      const web = await createTeam(storage, ownerAccess, actor, { name: "Web" });
+      const { project: app } = await createProject(storage, CLI_ACTOR, organization, mobile, { name: "App" });
+      const member = await newMember("m@example.com", "member");
+      const memberAccess = await accessOf(member);
+      await storage.accounts.teams.addMember(mobile.id, memberAccess.member.id);
+      await storage.accounts.teams.addMember(mobile.id, ownerAccess.member.id);
+
+      const { teams } = storage.accounts;
+      const summaries = await listTeamSummaries(storage, memberAccess);
+      const mine = new Set((await teams.listForMember(memberAccess.member.id)).map((team) => team.id));
+      const oneByOne = await Promise.all(
+        (await teams.listByOrganization(organization.id)).map(async (team) => ({
+          team,
+          memberCount: (await teams.listMembers(team.id)).length,
+          isMember: mine.has(team.id),
+        })),
+      );
+      assert.deepEqual(summaries, oneByOne);
+      assert.deepEqual(
+        summaries.filter(({ team }) => team.id === mobile.id || team.id === web.id).map(({ team, memberCount, isMember }) => [team.slug, memberCount, isMember]),
+        [["mobile", 2, true], ["web", 0, false]],
+      );
+
+      const details = await listTeamDetails(storage, ownerAccess);
+      const byId = new Map(details.teams.map((entry) => [entry.team.id, entry]));
+      assert.deepEqual(byId.get(mobile.id)?.members.map((m) => m.user.email), ["m@example.com", "owner@example.com"]);
+      assert.deepEqual([...(byId.get(mobile.id)?.projectIds ?? [])], [app.id]);
+      assert.deepEqual(byId.get(web.id)?.members, []);
+      assert.deepEqual([...(byId.get(web.id)?.projectIds ?? [])], []);
+      for (const entry of details.teams) {
+        assert.deepEqual(entry.members, await teams.listMembers(entry.team.id));
+        assert.deepEqual([...entry.projectIds], await teams.listProjectIds(entry.team.id));
+      }
+      assert.deepEqual(details.members, await storage.accounts.members.listByOrganization(organization.id));
+      assert.deepEqual(details.projects, await storage.projects.listByOrganization(organization.id));
+
+      const withoutTeamRead = { ...memberAccess, scopes: new Set(["org:read" as const]) };
+      await rejectsWith(listTeamSummaries(storage, withoutTeamRead), "forbidden", /team:read/);
+      await rejectsWith(listTeamDetails(storage, withoutTeamRead), "forbidden", /team:read/);
     });
   });
 

@@ -170,3 +170,9 @@ export async function transferOwnership(storage: Storage, access: Access, actor:
   await storage.accounts.members.transferOwnership(access.member.id, target.id);
   await recordAudit(storage, actor, access.organization.id, "member.transfer_ownership", { type: "member", id: target.id }, { from: access.member.id });
 }
+
+/** Invitations not yet accepted and not expired at `now`; only for those who may invite. */
+export async function listPendingInvites(storage: Storage, access: Access, now: number): Promise<Invite[]> {
+  requireScope(access, "member:write");
+  return storage.accounts.invites.listPending(access.organization.id, now);
+}

@@ -281,6 +281,58 @@ export function accountsContract(engine: string, factory: EngineFactory): void {
         assert.deepEqual(await teams.listForMember(again.id), []);
         assert.deepEqual(await teams.projectIdsForMember(again.id), []);
       });
+
+      it("reads every team's member and project ids of one organisation at once, teams without any included", async () => {
+        const { teams, members } = storage.accounts;
+        const backend = await teams.create({ organizationId: acme.id, slug: "backend", name: "Backend" });
+        const frontend = await teams.create({ organizationId: acme.id, slug: "frontend", name: "Frontend" });
+        const empty = await teams.create({ organizationId: acme.id, slug: "empty", name: "Empty" });
+        const theirs = await teams.create({ organizationId: other.id, slug: "theirs", name: "Theirs" });
+        const theirProject = await storage.projects.create({ organizationId: other.id, slug: "app", name: "App", platform: null });
+        const outsider = await members.add({ organizationId: other.id, userId: bob.id, role: "owner" });
+        await teams.addMember(backend.id, bobMember.id);
+        await teams.addMember(backend.id, adaMember.id);
+        await teams.addMember(frontend.id, bobMember.id);
+        await teams.addProject(backend.id, api.id);
+        await teams.addProject(frontend.id, api.id);
+        await teams.addProject(frontend.id, web.id);
+        await teams.addMember(theirs.id, outsider.id);
+        await teams.addProject(theirs.id, theirProject.id);
+
+        const memberIds = await teams.memberIdsByTeam(acme.id);
+        assert.deepEqual(
+          [...memberIds.entries()].sort(([a], [b]) => Number(a) - Number(b)),
+          [
+            [backend.id, [adaMember.id, bobMember.id]],
+            [frontend.id, [bobMember.id]],
+            [empty.id, []],
+          ],
+        );
+        const projectIds = await teams.projectIdsByTeam(acme.id);
+        assert.deepEqual(
+          [...projectIds.entries()].sort(([a], [b]) => Number(a) - Number(b)),
+          [
+            [backend.id, [api.id]],
+            [frontend.id, [web.id, api.id]],
+            [empty.id, []],
+          ],
+        );
+        // The same as asking team by team.
+        for (const team of [backend, frontend, empty]) {
+          assert.deepEqual(memberIds.get(team.id), (await teams.listMembers(team.id)).map((member) => member.id).sort((a, b) => Number(a) - Number(b)));
+          assert.deepEqual(projectIds.get(team.id), await teams.listProjectIds(team.id));
+        }
+        assert.deepEqual([...(await teams.memberIdsByTeam(other.id)).entries()], [[theirs.id, [outsider.id]]]);
+        assert.deepEqual([...(await teams.projectIdsByTeam(other.id)).entries()], [[theirs.id, [theirProject.id]]]);
+        assert.deepEqual([...(await teams.memberIdsByTeam("999999")).entries()], []);
+        assert.deepEqual([...(await teams.projectIdsByTeam("not-an-id")).entries()], []);
+
+        await members.remove(bobMember.id);
+        await teams.removeProject(frontend.id, api.id);
+        assert.deepEqual((await teams.memberIdsByTeam(acme.id)).get(frontend.id), []);
+        assert.deepEqual((await teams.memberIdsByTeam(acme.id)).get(backend.id), [adaMember.id]);
+        assert.deepEqual((await teams.projectIdsByTeam(acme.id)).get(frontend.id), [web.id]);
+      });
     });
 
     it("keeps invites pending until accepted once or expired", async () => {

@@ -4,6 +4,7 @@ import {
   SELECT_MEMBER_WITH_USER,
   TEAM_COLUMNS,
   TEAM_COLUMNS_T,
+  idsByTeam,
   rethrowConstraint,
   rowIdOf,
   toMember,
@@ -190,6 +191,22 @@ export function postgresTeams(db: PgDb): TeamRepo {
          WHERE tm.member_id = $1 ORDER BY tp.project_id`,
         memberId,
       );
+    },
+    async memberIdsByTeam(organizationId) {
+      const rows = await db.query<{ team_id: number; linked_id: number | null }>(
+        `SELECT t.id AS team_id, tm.member_id AS linked_id FROM teams t LEFT JOIN team_members tm ON tm.team_id = t.id
+         WHERE t.organization_id = $1 ORDER BY t.id, tm.member_id`,
+        [rowIdOf(organizationId)],
+      );
+      return idsByTeam(rows);
+    },
+    async projectIdsByTeam(organizationId) {
+      const rows = await db.query<{ team_id: number; linked_id: number | null }>(
+        `SELECT t.id AS team_id, tp.project_id AS linked_id FROM teams t LEFT JOIN team_projects tp ON tp.team_id = t.id
+         WHERE t.organization_id = $1 ORDER BY t.id, tp.project_id`,
+        [rowIdOf(organizationId)],
+      );
+      return idsByTeam(rows);
     },
   };
 }

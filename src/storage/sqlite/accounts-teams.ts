@@ -4,6 +4,7 @@ import {
   SELECT_MEMBER_WITH_USER,
   TEAM_COLUMNS,
   TEAM_COLUMNS_T,
+  idsByTeam,
   rethrowConstraint,
   rowIdOf,
   toMember,
@@ -129,6 +130,15 @@ export function sqliteTeams(db: Db): TeamRepo {
     `SELECT DISTINCT tp.project_id FROM team_members tm JOIN team_projects tp ON tp.team_id = tm.team_id
      WHERE tm.member_id = ? ORDER BY tp.project_id`,
   );
+  type LinkRow = { team_id: number; linked_id: number | null };
+  const membersByTeam = db.prepare<[Id], LinkRow>(
+    `SELECT t.id AS team_id, tm.member_id AS linked_id FROM teams t LEFT JOIN team_members tm ON tm.team_id = t.id
+     WHERE t.organization_id = ? ORDER BY t.id, tm.member_id`,
+  );
+  const projectsByTeam = db.prepare<[Id], LinkRow>(
+    `SELECT t.id AS team_id, tp.project_id AS linked_id FROM teams t LEFT JOIN team_projects tp ON tp.team_id = t.id
+     WHERE t.organization_id = ? ORDER BY t.id, tp.project_id`,
+  );
   return {
     async create({ organizationId, slug, name }) {
       try {
@@ -183,6 +193,12 @@ export function sqliteTeams(db: Db): TeamRepo {
     },
     async projectIdsForMember(memberId) {
       return memberProjectIds.all(rowIdOf(memberId)).map((row) => String(row.project_id));
+    },
+    async memberIdsByTeam(organizationId) {
+      return idsByTeam(membersByTeam.all(rowIdOf(organizationId)));
+    },
+    async projectIdsByTeam(organizationId) {
+      return idsByTeam(projectsByTeam.all(rowIdOf(organizationId)));
     },
   };
 }
