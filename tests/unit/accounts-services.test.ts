@@ -348,6 +348,9 @@ describe("accounts services (SQLite)", () => {
       await transferOwnership(storage, ownerAccess, CLI_ACTOR, adminAccess.member.id);
       assert.equal((await storage.accounts.members.get(organization.id, admin.id))?.role, "owner");
       assert.equal((await storage.accounts.members.get(organization.id, owner.id))?.role, "admin");
+      // An access read while still an owner: storage checks again in the same statement as the change.
+      await rejectsWith(transferOwnership(storage, ownerAccess, CLI_ACTOR, memberRow.id), "conflict", /no longer an owner/);
+      assert.equal((await storage.accounts.members.get(organization.id, member.id))?.role, "viewer");
 
       // Anyone may leave; the removed person's access is gone at once.
       await removeMember(storage, await accessOf(member), CLI_ACTOR, memberRow.id);

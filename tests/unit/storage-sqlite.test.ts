@@ -6,11 +6,11 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { eventItem } from "../../src/items/event";
 import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
-import { accountsContract } from "../../src/storage/contract/accounts-suite";
-import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
-import { retentionContract } from "../../src/storage/contract/retention-suite";
-import { spanContract } from "../../src/storage/contract/span-suite";
-import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
+import { accountsContract } from "../contract/accounts-suite";
+import { storageContract, type EngineFactory } from "../contract/suite";
+import { retentionContract } from "../contract/retention-suite";
+import { spanContract } from "../contract/span-suite";
+import { telemetryContract } from "../contract/telemetry-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import type { Storage } from "../../src/storage/types";
 

@@ -1,7 +1,8 @@
 /**
  * Membership: invitations by link, roles, removal and ownership transfer. The rules, as in Sentry:
  * nobody grants, changes or removes a role above their own; only an owner makes owners; an
- * organisation always keeps at least one owner.
+ * organisation always keeps at least one owner (storage's conditional statements make that check
+ * and the change one step, so concurrent changes cannot race past it).
  */
 import { z } from "zod";
 import { AppError } from "../../errors";
@@ -16,6 +17,8 @@ import { recordAudit } from "./audit";
 import { createUser, type NewUserInput } from "./users";
 
 const INVITE_TTL_MS = 7 * 86_400_000;
+
+export const LAST_OWNER_MESSAGE = "The organization must keep at least one owner: transfer ownership first";
 
 const inviteInput = z.object({
   role: z.string().refine(isRole, "role: must be owner, admin, member or viewer"),
@@ -139,10 +142,11 @@ export async function changeRole(storage: Storage, access: Access, actor: Actor,
   const member = await memberOf(storage, access, memberId);
   mayManageRole(access, member.role);
   mayManageRole(access, role);
-  if (member.role === "owner" && role !== "owner" && (await storage.accounts.members.countOwners(access.organization.id)) <= 1) {
-    throw new AppError("conflict", "The organization must keep at least one owner: transfer ownership first");
-  }
-  const updated = (await storage.accounts.members.setRole(member.id, role)) ?? member;
+  // The check and the change are one atomic step in storage: two owners demoting each other at once
+  // cannot both succeed.
+  const updated = await storage.accounts.members.setRole(member.id, role);
+  if (updated === "last_owner") throw new AppError("conflict", LAST_OWNER_MESSAGE);
+  if (!updated) throw new AppError("not_found", "member not found");
   await recordAudit(storage, actor, access.organization.id, "member.role_change", { type: "member", id: member.id }, { from: member.role, to: role });
   return updated;
 }
@@ -154,10 +158,9 @@ export async function removeMember(storage: Storage, access: Access, actor: Acto
     requireScope(access, "member:write");
     mayManageRole(access, member.role);
   }
-  if (member.role === "owner" && (await storage.accounts.members.countOwners(access.organization.id)) <= 1) {
-    throw new AppError("conflict", "The organization must keep at least one owner: transfer ownership first");
-  }
-  await storage.accounts.members.remove(member.id);
+  const removed = await storage.accounts.members.remove(member.id);
+  if (removed === "last_owner") throw new AppError("conflict", LAST_OWNER_MESSAGE);
+  if (removed === "not_found") throw new AppError("not_found", "member not found");
   await recordAudit(storage, actor, access.organization.id, "member.remove", { type: "member", id: member.id }, { role: member.role, userId: member.userId });
 }
 
@@ -167,7 +170,10 @@ export async function transferOwnership(storage: Storage, access: Access, actor:
   if (access.role !== "owner") throw new AppError("forbidden", "Only an owner can transfer ownership");
   const target = await memberOf(storage, access, memberId);
   if (target.id === access.member.id) throw new AppError("bad_request", "You already own this organization");
-  await storage.accounts.members.transferOwnership(access.member.id, target.id);
+  // Only while the giver is still an owner (checked again in the same statement as the change).
+  if (!(await storage.accounts.members.transferOwnership(access.member.id, target.id))) {
+    throw new AppError("conflict", "Ownership was not transferred: you are no longer an owner, or the member has left; reload and try again");
+  }
   await recordAudit(storage, actor, access.organization.id, "member.transfer_ownership", { type: "member", id: target.id }, { from: access.member.id });
 }
 

@@ -1,16 +1,14 @@
 import path from "node:path";
+import { appData } from "../app";
+import { sqliteDialect } from "../app/dialect";
 import type { IngestStorage, Storage } from "../types";
-import { sqliteAccounts } from "./accounts";
 import { FALLBACK_CHECKPOINT_PAGES } from "./checkpoint-thread";
 import { SqliteCommitThread } from "./commit-thread";
 import { openDatabase } from "./db";
 import { sqliteEvents } from "./events";
 import { sqliteIngest } from "./ingest";
 import { sqliteIssues } from "./issues";
-import { sqliteKeys } from "./keys";
-import { sqliteOrganizations } from "./organizations";
 import { sqliteOutcomes } from "./outcomes";
-import { sqliteProjects } from "./projects";
 import { sqliteRetention } from "./retention";
 import { sqliteSessions } from "./sessions";
 import { sqliteSpans } from "./spans";
@@ -43,17 +41,12 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
   const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints, issueEventsMergeMs: options.issueEventsMergeMs }) : null;
   // One process owns the file, so key and project changes only need to reach this process's listeners.
   const keyListeners = new Set<() => void>();
-  const changed = <T>(result: T): T => {
-    for (const listener of keyListeners) listener();
-    return result;
-  };
-  const projects = sqliteProjects(db);
-  const keys = sqliteKeys(db);
+  const app = appData(sqliteDialect(db, () => keyListeners.forEach((listener) => listener())));
   return {
     engine: "sqlite",
-    organizations: sqliteOrganizations(db),
-    projects: { ...projects, create: async (input) => changed(await projects.create(input)) },
-    keys: { ...keys, create: async (input) => changed(await keys.create(input)) },
+    organizations: app.organizations,
+    projects: app.projects,
+    keys: app.keys,
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
     ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),
@@ -62,7 +55,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
     retention: sqliteRetention(db),
-    accounts: sqliteAccounts(db),
+    accounts: app.accounts,
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);
