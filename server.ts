@@ -207,7 +207,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
 
   try {
     await options.beforeUi?.();
-    await app.prepare();
+    await withoutConfigTiming(() => app.prepare());
   } catch (error) {
     // Requests meanwhile get 503 (answerNotReady), not silence; the caller reports the error and exits.
     ui = "failed";
@@ -266,6 +266,24 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     console.error(error instanceof Error && error.name === "DatabaseStartupError" ? error.message : error);
     process.exit(1);
   });
+}
+
+/**
+ * Runs `fn` without Next's "✓ Running next.config took 1.6ms" line, which its router prints at every
+ * start whatever the log level (even for the config the build recorded, adoptBuiltNextConfig): the
+ * console says what Periscope does. Every other line passes.
+ */
+async function withoutConfigTiming<T>(fn: () => Promise<T>): Promise<T> {
+  const log = console.log;
+  console.log = (...args: unknown[]) => {
+    if (args.length === 1 && typeof args[0] === "string" && /^\S+ Running next\.config\S* took \S+$/.test(args[0])) return;
+    log(...args);
+  };
+  try {
+    return await fn();
+  } finally {
+    console.log = log;
+  }
 }
 
 /** Resolves once `file` exists; rejects if it says "fail", to test a UI that cannot be prepared. */
