@@ -25,7 +25,7 @@ function postgresAddress(url: string): string {
   } catch {
     return "(an unparsable DATABASE_URL)";
   }
-  const host = parsed.hostname || parsed.searchParams.get("host") || "localhost";
+  const host = decodeURIComponent(parsed.hostname) || parsed.searchParams.get("host") || "localhost";
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, "")) || decodeURIComponent(parsed.username) || "postgres";
   return `${host}:${parsed.port || "5432"}/${database}`;
 }
