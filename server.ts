@@ -135,16 +135,16 @@ export async function startServer(config: Config, options: StartOptions): Promis
       void handleIngest(req, res, route, deps);
       return;
     }
-    // Next's handlers cannot see the socket: hand them the client address (login throttling, audit
-    // log) in a header, overwriting whatever a client sent under that name.
     if (ui !== "ready") {
       answerNotReady(req, res, ui === "preparing" ? "starting" : "failed");
       return;
     }
+    // Next's handlers cannot see the socket: hand them the client address (login throttling, audit
+    // log) in a header, overwriting whatever a client sent under that name.
     req.headers[CLIENT_IP_HEADER] = clientIpOf(req, config.auth.trustProxy);
     nextHandler(req, res).catch((error: unknown) => {
       // Next answers its own errors; this is a failure of Next itself. Answer, never leave the client hanging.
-      logger.error("Next.js failed to handle a request", error);
+      void captureServerException(error, { mechanism: "next.handler" }); // logs it too
       if (!res.headersSent) {
         res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
         res.end("internal server error\n");
