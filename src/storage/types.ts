@@ -140,5 +140,7 @@ export interface Storage {
    * was lost, since notifications may have been missed). Returns the unsubscribe function.
    */
   onKeysChanged(listener: () => void): () => void;
+  /** A trivial query (`SELECT 1`) for the health route: resolves when the database answers, rejects otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -37,6 +37,9 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     retention: postgresRetention(db),
     accounts: app.accounts,
     onKeysChanged: (listener) => keyChanges.subscribe(listener),
+    async ping() {
+      await db.query("SELECT 1");
+    },
     async close() {
       await keyChanges.close();
       await db.close();

@@ -60,6 +60,9 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);
     },
+    async ping() {
+      db.prepare("SELECT 1").get();
+    },
     async close() {
       await commitThread?.close();
       db.close();
