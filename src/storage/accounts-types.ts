@@ -108,6 +108,11 @@ export interface InviteRepo {
   listPending(organizationId: string, now: number): Promise<Invite[]>;
   /** Marks it accepted unless it already was (then false): one link admits one person. */
   markAccepted(inviteId: string, at: number): Promise<boolean>;
+  /**
+   * Undoes markAccepted(inviteId, at) when what the claim was for failed: the invite is open again.
+   * Only the claim made at `at` is released (false otherwise).
+   */
+  releaseAcceptance(inviteId: string, at: number): Promise<boolean>;
   delete(inviteId: string): Promise<void>;
 }
 

@@ -386,6 +386,16 @@ export function accountsContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(raced.sort(), [false, true]);
       assert.deepEqual(await invites.listPending(acme.id, NOW), []);
 
+      // A claim given back (what it was for failed) opens the invite again; only the claim made at that time is released.
+      const claimedAt = (await invites.getByTokenHash("f".repeat(64)))!.acceptedAt!;
+      assert.equal(await invites.releaseAcceptance(open.id, claimedAt + 1), false);
+      assert.equal(await invites.releaseAcceptance(open.id, claimedAt), true);
+      assert.equal(await invites.releaseAcceptance(open.id, claimedAt), false);
+      assert.deepEqual(await invites.listPending(acme.id, NOW), [open]);
+      assert.equal(await invites.releaseAcceptance("999999", claimedAt), false);
+      assert.equal(await invites.markAccepted(open.id, NOW + 5), true);
+      assert.deepEqual(await invites.getByTokenHash("f".repeat(64)), { ...open, acceptedAt: NOW + 5 });
+
       await invites.delete(expired.id);
       assert.equal(await invites.getByTokenHash("0".repeat(64)), null);
     });

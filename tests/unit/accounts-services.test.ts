@@ -317,6 +317,44 @@ describe("accounts services (SQLite)", () => {
       assert.deepEqual(joined && { actor: joined.actorLabel, ip: joined.ipAddress, data: joined.data }, { actor: "new@example.com", ip: "10.0.0.2", data: { role: "viewer", inviteId: invite.id } });
     });
 
+    it("makes one account and one member of six simultaneous sign-ups with one invite; the others are told it was used", async () => {
+      const { secret } = await createInvite(storage, await accessOf(owner), CLI_ACTOR, { role: "member" }, NOW);
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) => signUpWithInvite(storage, secret, { email: `racer${i}@example.com`, password: PASSWORD }, `10.0.3.${i}`, NOW)),
+      );
+      const joined = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+      assert.equal(joined.length, 1);
+      for (const result of results) {
+        if (result.status === "rejected") {
+          assert.ok(result.reason instanceof AppError);
+          assert.deepEqual([result.reason.code, result.reason.message], ["conflict", "This invite link has already been used."]);
+        }
+      }
+      const accounts = (await storage.accounts.users.list()).map((user) => user.email).filter((email) => email.startsWith("racer"));
+      assert.deepEqual(accounts, [joined[0]!.user.email]);
+      const members = (await storage.accounts.members.listByOrganization(organization.id)).map((member) => member.user.email).sort();
+      assert.deepEqual(members, [joined[0]!.user.email, "owner@example.com"].sort());
+    });
+
+    it("gives the invite back when the account cannot be created after the claim (the email was taken meanwhile)", async () => {
+      const { secret, invite } = await createInvite(storage, await accessOf(owner), CLI_ACTOR, { role: "member" }, NOW);
+      const users = storage.accounts.users;
+      const create = users.create.bind(users);
+      // Someone else takes the address between the sign-up's check and its insert.
+      users.create = async (input) => {
+        await create({ ...input, name: "Someone else" });
+        return create(input);
+      };
+      try {
+        await rejectsWith(signUpWithInvite(storage, secret, { email: "late@example.com", password: PASSWORD }, null, NOW), "conflict", /late@example\.com already exists/);
+      } finally {
+        users.create = create;
+      }
+      assert.deepEqual((await storage.accounts.invites.listPending(organization.id, NOW)).map((pending) => pending.id), [invite.id]);
+      const { user } = await signUpWithInvite(storage, secret, { email: "later@example.com", password: PASSWORD }, null, NOW + MINUTE);
+      assert.equal((await storage.accounts.members.get(organization.id, user.id))?.role, "member");
+    });
+
     it("refuses expired, unknown and other-address invites", async () => {
       const ownerAccess = await accessOf(owner);
       const bound = await createInvite(storage, ownerAccess, CLI_ACTOR, { role: "member", email: "Bound@Example.com" }, NOW);

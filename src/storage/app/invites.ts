@@ -58,6 +58,10 @@ export function appInvites(dialect: AppDialect): InviteRepo {
       const result = await db.updateTable("invites").set({ accepted_at: at }).where("id", "=", rowIdOf(inviteId)).where("accepted_at", "is", null).executeTakeFirst();
       return result.numUpdatedRows === 1n;
     },
+    async releaseAcceptance(inviteId, at) {
+      const result = await db.updateTable("invites").set({ accepted_at: null }).where("id", "=", rowIdOf(inviteId)).where("accepted_at", "=", at).executeTakeFirst();
+      return result.numUpdatedRows === 1n;
+    },
     async delete(inviteId) {
       await db.deleteFrom("invites").where("id", "=", rowIdOf(inviteId)).execute();
     },
