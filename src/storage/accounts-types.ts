@@ -122,7 +122,10 @@ export interface AuditRepo {
   list(organizationId: string, limit: number, before?: string): Promise<AuditEntry[]>;
 }
 
-/** Failed logins, counted per key ("email:<address>" or "ip:<address>") over a sliding window. */
+/**
+ * Failed logins, counted per key over sliding windows. Keys (services/accounts/login.ts):
+ * "email:<email>", "ip:<address>", "ip-email:<address> <email>", "password:<user id>".
+ */
 export interface LoginThrottleRepo {
   recordFailure(key: string, at: number): Promise<void>;
   countSince(key: string, since: number): Promise<number>;

@@ -127,49 +127,92 @@ describe("accounts services (SQLite)", () => {
       await rejectsWith(attempt("nobody@example.com", PASSWORD, null), "unauthorized", /^The email address or password is not correct\.$/);
     });
 
-    it("blocks an account after 5 failures in 15 minutes, even with the right password, and says how long", async () => {
+    it("blocks an address after 5 failures at one account, even with the right password, but not the account elsewhere", async () => {
       for (let i = 0; i < 5; i += 1) {
-        await rejectsWith(attempt("owner@example.com", "wrong password", `10.0.1.${i}`, NOW + i * MINUTE), "unauthorized", /not correct/);
+        await rejectsWith(attempt("owner@example.com", "wrong password", "10.0.1.1", NOW + i * MINUTE), "unauthorized", /not correct/);
       }
-      await assert.rejects(attempt("owner@example.com", PASSWORD, "10.0.2.1", NOW + 5 * MINUTE), (error: unknown) => {
+      await assert.rejects(attempt("owner@example.com", PASSWORD, "10.0.1.1", NOW + 5 * MINUTE), (error: unknown) => {
         assert.ok(error instanceof AppError);
         assert.equal(error.code, "rate_limited");
-        assert.equal(error.message, "Too many failed login attempts for this account. Try again in 10 minutes.");
+        assert.equal(error.message, "Too many failed login attempts for this account from your network address. Try again in 10 minutes.");
         assert.equal(error.retryAfterSeconds, 600);
         return true;
       });
-      // Once the first failure leaves the window, 4 remain: the right password gets in and clears the count.
-      const started = await attempt("owner@example.com", PASSWORD, "10.0.2.1", NOW + 15 * MINUTE);
-      assert.equal(started.user.id, owner.id);
-      assert.equal(await storage.accounts.loginThrottle.countSince("email:owner@example.com", NOW), 0);
+      // The person, from their own address, is not locked out by someone else's failures.
+      assert.equal((await attempt("owner@example.com", PASSWORD, "10.0.2.1", NOW + 5 * MINUTE)).user.id, owner.id);
+      // Another account from the blocked address is not blocked either (5 failures are under the address's 50).
+      const other = await createUser(storage, { email: "other@example.com", password: PASSWORD });
+      assert.equal((await attempt("other@example.com", PASSWORD, "10.0.1.1", NOW + 5 * MINUTE)).user.id, other.id);
+      // Once the first failure leaves the window, 4 remain: the right password gets in and clears that address's count.
+      assert.equal((await attempt("owner@example.com", PASSWORD, "10.0.1.1", NOW + 15 * MINUTE)).user.id, owner.id);
+      assert.equal(await storage.accounts.loginThrottle.countSince("ip-email:10.0.1.1 owner@example.com", 0), 0);
+      // Signing in does not reset the account-wide count (an attacker's budget).
+      assert.equal(await storage.accounts.loginThrottle.countSince("email:owner@example.com", 0), 5);
     });
 
-    it("blocks a client address after 20 failures across accounts, without blocking the accounts elsewhere", async () => {
-      for (let i = 0; i < 20; i += 1) {
+    it("blocks a client address after 50 failures across accounts, without blocking the accounts elsewhere", async () => {
+      for (let i = 0; i < 50; i += 1) {
         await rejectsWith(attempt(`guess${i}@example.com`, "wrong password", "192.0.2.7"), "unauthorized", /not correct/);
       }
-      await rejectsWith(attempt("owner@example.com", PASSWORD, "192.0.2.7"), "rate_limited", /from your network address\. Try again in 15 minutes/);
+      await rejectsWith(attempt("owner@example.com", PASSWORD, "192.0.2.7"), "rate_limited", /^Too many failed login attempts from your network address\. Try again in 15 minutes/);
       const elsewhere = await attempt("owner@example.com", PASSWORD, "198.51.100.1");
       assert.equal(elsewhere.user.id, owner.id);
     });
 
-    it("lets no more than 5 of 30 simultaneous guesses reach the password check", async () => {
-      const results = await Promise.allSettled(
-        Array.from({ length: 30 }, (_, i) => attempt("owner@example.com", `guess number ${i}`, `10.9.0.${i}`)),
-      );
+    it("throttles an IPv6 client by its /64 and an IPv4-mapped one as IPv4", async () => {
+      for (let i = 0; i < 5; i += 1) {
+        await rejectsWith(attempt("owner@example.com", "wrong password", `2001:db8:1:2::${i + 1}`), "unauthorized", /not correct/);
+      }
+      await rejectsWith(attempt("owner@example.com", PASSWORD, "2001:db8:1:2:ffff::9"), "rate_limited", /from your network address/);
+      assert.equal((await attempt("owner@example.com", PASSWORD, "2001:db8:1:3::1")).user.id, owner.id);
+      for (let i = 0; i < 5; i += 1) {
+        await rejectsWith(attempt("owner@example.com", "wrong password", "::ffff:203.0.113.5"), "unauthorized", /not correct/);
+      }
+      await rejectsWith(attempt("owner@example.com", PASSWORD, "203.0.113.5"), "rate_limited", /from your network address/);
+    });
+
+    it("under a spread-out attack on one account (over 100 failures an hour), lets each address try once an hour and the person in", async () => {
+      const throttle = storage.accounts.loginThrottle;
+      for (let i = 0; i < 99; i += 1) await throttle.recordFailure("email:owner@example.com", NOW - 30 * MINUTE + i);
+      await throttle.recordFailure("ip-email:203.0.113.66 owner@example.com", NOW - 30 * MINUTE);
+      // The 100th failure is still within the budget: an address with an earlier failure may still try.
+      await rejectsWith(attempt("owner@example.com", "wrong password", "203.0.113.66"), "unauthorized", /not correct/);
+      // Past 100, that address, having failed here within the hour, waits until its oldest failure is an hour old, right password or not.
+      await assert.rejects(attempt("owner@example.com", PASSWORD, "203.0.113.66"), (error: unknown) => {
+        assert.ok(error instanceof AppError);
+        assert.equal(error.code, "rate_limited");
+        assert.match(error.message, /^This account is receiving many failed login attempts; from your network address, one attempt an hour is allowed\. Try again in 30 minutes\.$/);
+        assert.equal(error.retryAfterSeconds, 1800);
+        return true;
+      });
+      // A fresh address gets one guess, checked, then waits an hour.
+      await rejectsWith(attempt("owner@example.com", "wrong password", "198.51.100.20"), "unauthorized", /not correct/);
+      await rejectsWith(attempt("owner@example.com", "another guess", "198.51.100.20", NOW + MINUTE), "rate_limited", /one attempt an hour.*Try again in 59 minutes/);
+      // The person, from an address that has not failed here, signs in.
+      assert.equal((await attempt("owner@example.com", PASSWORD, "198.51.100.21")).user.id, owner.id);
+      // Refused attempts were not counted; the two checked guesses were.
+      assert.equal(await throttle.countSince("email:owner@example.com", 0), 101);
+    });
+
+    it("lets no more than 5 of 30 simultaneous guesses from one address reach the password check", async () => {
+      const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => attempt("owner@example.com", `guess number ${i}`, "10.9.0.1")));
       const codes = results.map((result) => (result.status === "rejected" && result.reason instanceof AppError ? result.reason.code : "other"));
       const checked = codes.filter((code) => code === "unauthorized").length;
       assert.ok(checked <= 5, `${checked} guesses were checked`);
       assert.equal(codes.filter((code) => code === "rate_limited").length, 30 - checked);
-      assert.equal(await storage.accounts.loginThrottle.countSince("email:owner@example.com", 0), checked, "refused attempts are not counted");
+      assert.equal(await storage.accounts.loginThrottle.countSince("ip-email:10.9.0.1 owner@example.com", 0), checked, "refused attempts are not counted");
+      assert.equal(await storage.accounts.loginThrottle.countSince("email:owner@example.com", 0), checked);
     });
 
-    it("throttles guessing the current password through a password change", async () => {
+    it("throttles guessing the current password through a password change, apart from login", async () => {
       for (let i = 0; i < 5; i += 1) {
         await rejectsWith(changePassword(storage, owner, { currentPassword: `wrong ${i}`, newPassword: "a new password", now: NOW }), "bad_request", /current password is not correct/);
       }
-      await rejectsWith(changePassword(storage, owner, { currentPassword: PASSWORD, newPassword: "a new password", now: NOW }), "rate_limited", /for this account\. Try again in 15 minutes/);
-      await rejectsWith(attempt("owner@example.com", PASSWORD, null), "rate_limited", /for this account/);
+      await rejectsWith(changePassword(storage, owner, { currentPassword: PASSWORD, newPassword: "a new password", now: NOW }), "rate_limited", /^Too many wrong current passwords for this account\. Try again in 15 minutes/);
+      assert.equal((await attempt("owner@example.com", PASSWORD, null)).user.id, owner.id);
+      // Failed logins by others do not block the person's password change.
+      for (let i = 0; i < 6; i += 1) await storage.accounts.loginThrottle.recordFailure("email:owner@example.com", NOW);
+      await changePassword(storage, owner, { currentPassword: PASSWORD, newPassword: "a new password", now: NOW + 15 * MINUTE });
     });
 
     it("a successful login from an address does not count against that address", async () => {
