@@ -125,6 +125,9 @@ describe("accounts services (SQLite)", () => {
     it("gives the same answer for an unknown account and a wrong password", async () => {
       await rejectsWith(attempt("owner@example.com", "wrong password", null), "unauthorized", /^The email address or password is not correct\.$/);
       await rejectsWith(attempt("nobody@example.com", PASSWORD, null), "unauthorized", /^The email address or password is not correct\.$/);
+      // An address no account can have is refused without a throttle key (which it would only bloat).
+      await rejectsWith(attempt(`${"a".repeat(250)}@example.com`, PASSWORD, "10.0.0.3"), "unauthorized", /^The email address or password is not correct\.$/);
+      assert.equal(await storage.accounts.loginThrottle.countSince("ip:10.0.0.3", 0), 0);
     });
 
     it("blocks an address after 5 failures at one account, even with the right password, but not the account elsewhere", async () => {

@@ -20,9 +20,10 @@ describe("throttleAddressOf", () => {
     assert.notEqual(throttleAddressOf("2001:db8:1:3::1"), throttleAddressOf("2001:db8:1:2::1"));
   });
 
-  it("names a missing address 'unknown' and passes anything else through", () => {
+  it("names a missing address 'unknown' and keeps anything else, cut to 64 characters", () => {
     assert.equal(throttleAddressOf(null), "unknown");
     assert.equal(throttleAddressOf(""), "unknown");
     assert.equal(throttleAddressOf("unknown"), "unknown");
+    assert.equal(throttleAddressOf(`proxy-${"x".repeat(500)}`), `proxy-${"x".repeat(58)}`);
   });
 });

@@ -17,6 +17,8 @@ import type { Storage } from "../../storage/types";
 import { throttleAddressOf } from "./throttle-address";
 
 const MINUTE_MS = 60_000;
+const MAX_EMAIL_LENGTH = 254;
+const WRONG_CREDENTIALS = "The email address or password is not correct.";
 
 export const LOGIN_LIMITS = {
   /** One address guessing one account. */
@@ -113,12 +115,14 @@ async function passwordMatches(storage: Storage, user: User | null, password: st
 export async function login(storage: Storage, input: LoginInput): Promise<StartedSession> {
   const { now } = input;
   const email = input.email.trim().toLowerCase();
+  // No account has a longer address (services/accounts/users.ts); such a key would only bloat login_failures.
+  if (email.length > MAX_EMAIL_LENGTH) throw new AppError("unauthorized", WRONG_CREDENTIALS);
   const address = throttleAddressOf(input.ipAddress);
   const reserved = await admitLogin(storage, email, address, now);
   const user = await storage.accounts.users.getByEmail(email);
   if (!user || !(await passwordMatches(storage, user, input.password))) {
     // The reserved failures stay: they are this attempt's.
-    throw new AppError("unauthorized", "The email address or password is not correct.");
+    throw new AppError("unauthorized", WRONG_CREDENTIALS);
   }
   await release(storage, reserved, now);
   // This address's earlier mistakes at this account are forgiven; the account-wide count is not, or

@@ -10,7 +10,8 @@ const UNKNOWN = "unknown";
 export function throttleAddressOf(ip: string | null): string {
   const address = (ip ?? "").trim().replace(/%.*$/, "").toLowerCase();
   if (isIPv4(address)) return address;
-  if (!isIPv6(address)) return address === "" ? UNKNOWN : address;
+  // Not an address at all (a proxy's odd X-Forwarded-For): kept short, it is a key stored per failure.
+  if (!isIPv6(address)) return address === "" ? UNKNOWN : address.slice(0, 64);
   const groups = ipv6Groups(address);
   const mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
   if (mapped) return `${groups[6]! >> 8}.${groups[6]! & 0xff}.${groups[7]! >> 8}.${groups[7]! & 0xff}`;
