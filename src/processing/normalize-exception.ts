@@ -2,14 +2,15 @@
  * The `exception` interface: `{values: [...]}` or a bare list, oldest → newest, frames caller → callee.
  * See https://develop.sentry.dev/sdk/data-model/event-payloads/exception/ and .../stacktrace/.
  */
-import type { ExceptionValue, Mechanism, StackFrame } from "./types";
+import { bothEnds, EVENT_LIMITS } from "./limits";
+import type { ExceptionValue, Mechanism, StackFrame, Stacktrace } from "./types";
 import {
   boolOf,
   clip,
   compact,
-  databag,
   isObject,
   naturalOf,
+  noteBag,
   Notes,
   objectBag,
   stringOf,
@@ -24,7 +25,11 @@ const MAX_CONTEXT_LINES = 5;
 
 export function normalizeExceptions(raw: unknown, notes: Notes): ExceptionValue[] {
   const out: ExceptionValue[] = [];
-  valuesOf(raw, "exception", notes).forEach((item, index) => {
+  const values = valuesOf(raw, "exception", notes);
+  const { kept, omitted } = bothEnds(values, EVENT_LIMITS.exceptions);
+  if (omitted) notes.trim("exception.values", omitted[1] - omitted[0]);
+  kept.forEach((item, keptIndex) => {
+    const index = omitted && keptIndex >= omitted[0] ? keptIndex + omitted[1] - omitted[0] : keptIndex;
     const value = isObject(item) ? exceptionValue(item, `exception.values.${index}`, notes) : undefined;
     // Relay discards values with neither `type` nor `value`: there is nothing to show or group by.
     if (value && (value.type !== undefined || value.value !== undefined)) out.push(value);
@@ -39,28 +44,35 @@ function exceptionValue(raw: JsonObject, path: string, notes: Notes): ExceptionV
     type: textField(raw.type, 256, `${path}.type`, notes),
     value: textField(raw.value, MAX_VALUE, `${path}.value`, notes),
     module: textField(raw.module, 256, `${path}.module`, notes),
-    stacktrace: stacktrace && stacktrace.length > 0 ? { frames: stacktrace } : undefined,
+    stacktrace: stacktrace && stacktrace.frames.length > 0 ? stacktrace : undefined,
     mechanism: mechanismOf(raw.mechanism, `${path}.mechanism`, notes),
   });
 }
 
-function stacktraceOf(raw: unknown, path: string, notes: Notes): StackFrame[] | undefined {
+/**
+ * A stack longer than the limit keeps its first and last frames (the entry point and where it
+ * failed) and says which were cut in `frames_omitted`, so the page can show "N frames omitted".
+ */
+function stacktraceOf(raw: unknown, path: string, notes: Notes): Stacktrace | undefined {
   if (raw === undefined || raw === null) return undefined;
   const frames = isObject(raw) ? raw.frames : raw;
   if (!Array.isArray(frames)) {
     notes.add("invalid_data", path);
     return undefined;
   }
+  const { kept, omitted } = bothEnds(frames, EVENT_LIMITS.framesPerStack);
+  if (omitted) notes.trim(`${path}.frames`, omitted[1] - omitted[0]);
   const out: StackFrame[] = [];
-  frames.forEach((item, index) => {
+  kept.forEach((item, keptIndex) => {
+    const index = omitted && keptIndex >= omitted[0] ? keptIndex + omitted[1] - omitted[0] : keptIndex;
     const frame = isObject(item) ? frameOf(item, `${path}.frames.${index}`, notes) : undefined;
     // A frame needs something to locate it by; Relay drops the rest.
     if (frame && (frame.filename ?? frame.function ?? frame.abs_path ?? frame.instruction_addr) !== undefined) {
       out.push(frame);
     }
   });
-  if (out.length < frames.length) notes.add("invalid_data", `${path}.frames`, frames.length - out.length);
-  return out;
+  if (out.length < kept.length) notes.add("invalid_data", `${path}.frames`, kept.length - out.length);
+  return omitted ? { frames: out, frames_omitted: omitted } : { frames: out };
 }
 
 function frameOf(raw: JsonObject, path: string, notes: Notes): StackFrame {
@@ -80,7 +92,7 @@ function frameOf(raw: JsonObject, path: string, notes: Notes): StackFrame {
     pre_context: contextLines(raw.pre_context, (lines) => lines.slice(-MAX_CONTEXT_LINES)),
     post_context: contextLines(raw.post_context, (lines) => lines.slice(0, MAX_CONTEXT_LINES)),
     in_app: boolOf(raw.in_app),
-    vars: isObject(raw.vars) ? (databag(raw.vars) as JsonObject) : undefined,
+    vars: isObject(raw.vars) ? (noteBag(raw.vars, `${path}.vars`, notes) as JsonObject) : undefined,
     instruction_addr: addressOf(raw.instruction_addr),
   });
 }
