@@ -30,7 +30,7 @@ const LEVEL_ALIASES: Record<string, Level> = { warn: "warning", critical: "fatal
 export function levelOf(raw: unknown): Level | undefined {
   if (typeof raw !== "string") return undefined;
   const name = raw.trim().toLowerCase();
-  return (LEVELS as readonly string[]).includes(name) ? (name as Level) : LEVEL_ALIASES[name];
+  return (LEVELS as readonly string[]).includes(name) ? (name as Level) : Object.hasOwn(LEVEL_ALIASES, name) ? LEVEL_ALIASES[name] : undefined;
 }
 
 /** `message`/`logentry`: a plain string or `{message, params, formatted}`; `logentry` wins, as in Relay. */
