@@ -16,6 +16,7 @@ import { discardRest } from "./src/ingest/body";
 import { directIngest } from "./src/ingest/direct";
 import { handleIngest, sendIngestError, type IngestDeps } from "./src/ingest/http";
 import { DirectServer } from "./src/http/direct-server";
+import { applyPageHeaders } from "./src/http/page-headers";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
@@ -103,6 +104,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   // Node checks the header and request timeouts only every connectionsCheckingInterval (30 s by
   // default); check often enough that a slow client is cut off close to its deadline.
   const connectionsCheckingInterval = Math.max(250, Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs) / 4);
+  const pageHeaderOptions = { dev: options.dev, https: config.publicUrl?.startsWith("https:") ?? false };
   const server = createServer({ connectionsCheckingInterval }, (req, res) => {
     let route: IngestRoute | null;
     try {
@@ -119,6 +121,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     // Next's handlers cannot see the socket: hand them the client address (login throttling, audit
     // log) in a header, overwriting whatever a client sent under that name.
     req.headers[CLIENT_IP_HEADER] = clientIpOf(req, config.auth.trustProxy);
+    if (!applyPageHeaders(req, res, pageHeaderOptions)) return;
     void nextHandler(req, res);
   });
   // Slow clients must not hold sockets forever (slowloris): bounded header and request time, and a
