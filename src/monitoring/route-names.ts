@@ -70,10 +70,17 @@ export function routeNameOf(path: string): string {
 const APP_PATH =
   /(?:(https?:\/\/[^/\s?#"'<>]+)|(?<![\w.:/-]))(\/(?:organizations|settings|invite|auth\/invite|api\/0)(?=[/?#\s"'<>]|$)(?:\/[^\s?#"'<>]*)?(?:\?[^\s#"'<>]*)?(?:#[^\s"'<>]*)?)/g;
 
+/** A full URL's query and fragment (`/login?next=/organizations/org-b`): dropped whatever the path. */
+const URL_QUERY = /(https?:\/\/[^\s?#"'<>]+)[?#][^\s"'<>]*/g;
+
 /** Text with each path of this app (alone or in a URL) replaced by its route name, query and fragment dropped. */
 export function scrubAppPaths(text: string): string {
-  return text.includes("/") ? text.replace(APP_PATH, (_match, origin: string | undefined, path: string) => `${origin ?? ""}${routeNameOf(path)}`) : text;
+  if (!text.includes("/")) return text;
+  return text.replace(APP_PATH, (_match, origin: string | undefined, path: string) => `${origin ?? ""}${routeNameOf(path)}`).replace(URL_QUERY, "$1");
 }
+
+/** Span attributes and request fields that hold a query string on their own. */
+const QUERY_KEYS = new Set(["url.query", "http.query", "query_string", "http.fragment", "url.fragment"]);
 
 /**
  * Every string in an SDK event or span (transaction names, span descriptions and data, request URLs,
@@ -87,6 +94,10 @@ export function scrubEventPaths<T>(value: T, depth = 0): T {
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key === "sdkProcessingMetadata") continue;
+    if (QUERY_KEYS.has(key)) {
+      delete record[key];
+      continue;
+    }
     const item = record[key];
     if (typeof item === "string") record[key] = scrubAppPaths(item);
     else if (item !== null && typeof item === "object") scrubEventPaths(item, depth + 1);

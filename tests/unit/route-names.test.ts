@@ -53,3 +53,11 @@ describe("self-monitoring route names", () => {
     assert.equal(span.name, "/organizations/:org/issues/:issueId");
   });
 });
+
+describe("queries", () => {
+  test("a URL of any page loses its query; query attributes are removed", () => {
+    assert.equal(scrubAppPaths("http://localhost:3000/login?next=%2Forganizations%2Forg-b"), "http://localhost:3000/login");
+    const span = { attributes: { "url.query": { value: "?next=/organizations/org-b", type: "string" }, "url.path": { value: "/login", type: "string" } } };
+    assert.deepEqual(scrubEventPaths(span), { attributes: { "url.path": { value: "/login", type: "string" } } });
+  });
+});
