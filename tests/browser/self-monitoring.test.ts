@@ -146,8 +146,12 @@ describe("self-monitoring through the /monitoring tunnel", () => {
   test("spans, events and breadcrumbs name routes: no organisation slug or query leaves the page", async () => {
     const { context, page, sent } = await openPage();
     await page.goto(`${server.baseUrl}/organizations/default/issues/?query=${encodeURIComponent("user:someone@example.com")}`);
+    await eventually("the issue list's spans posted to /monitoring", async () => (itemTypes(sent).has("span") ? true : undefined));
+    await hidePage(page);
     await page.goto(`${server.baseUrl}/settings/default/members/`);
-    await eventually("spans posted to /monitoring", async () => (itemTypes(sent).has("span") ? true : undefined));
+    await eventually("the members page's spans posted to /monitoring", async () =>
+      monitoringRequests(sent).some((request) => request.body.includes("/settings/:org/members")) ? true : undefined,
+    );
     await hidePage(page);
     const bodies = monitoringRequests(sent).map((request) => request.body).join("\n");
     assert.ok(bodies.includes("/organizations/:org/issues/"), "the page load is named by its route");
