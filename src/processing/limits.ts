@@ -11,6 +11,8 @@ export const EVENT_LIMITS = {
   tagValueChars: 200,
   /** Frames kept per stack trace: the first and last halves, as Relay and Sentry trim them. */
   framesPerStack: 250,
+  /** Frames kept over all the stacks of one event; the newest exceptions get theirs first. */
+  framesPerEvent: 500,
   /** Exceptions kept per chain: the oldest and newest halves (the thrown one is the newest). */
   exceptions: 25,
   /** The breadcrumbs nearest the event (Relay's `max_breadcrumbs`). */

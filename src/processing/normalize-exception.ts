@@ -28,9 +28,10 @@ export function normalizeExceptions(raw: unknown, notes: Notes): ExceptionValue[
   const values = valuesOf(raw, "exception", notes);
   const { kept, omitted } = bothEnds(values, EVENT_LIMITS.exceptions);
   if (omitted) notes.trim("exception.values", omitted[1] - omitted[0]);
+  const allowances = frameAllowances(kept);
   kept.forEach((item, keptIndex) => {
     const index = omitted && keptIndex >= omitted[0] ? keptIndex + omitted[1] - omitted[0] : keptIndex;
-    const value = isObject(item) ? exceptionValue(item, `exception.values.${index}`, notes) : undefined;
+    const value = isObject(item) ? exceptionValue(item, `exception.values.${index}`, allowances[keptIndex]!, notes) : undefined;
     // Relay discards values with neither `type` nor `value`: there is nothing to show or group by.
     if (value && (value.type !== undefined || value.value !== undefined)) out.push(value);
     else notes.add("invalid_data", `exception.values.${index}`);
@@ -38,8 +39,29 @@ export function normalizeExceptions(raw: unknown, notes: Notes): ExceptionValue[
   return out;
 }
 
-function exceptionValue(raw: JsonObject, path: string, notes: Notes): ExceptionValue {
-  const stacktrace = stacktraceOf(raw.stacktrace, `${path}.stacktrace`, notes);
+/**
+ * How many frames each exception's stack may keep: the per-stack limit, within a budget for the
+ * whole event that the newest exceptions (the thrown one last) draw on first.
+ */
+function frameAllowances(values: unknown[]): number[] {
+  const allowances: number[] = new Array<number>(values.length).fill(0);
+  let left = EVENT_LIMITS.framesPerEvent;
+  for (let i = values.length - 1; i >= 0; i--) {
+    const allowance = Math.min(EVENT_LIMITS.framesPerStack, left);
+    allowances[i] = allowance;
+    left -= Math.min(allowance, sentFrameCount(values[i]));
+  }
+  return allowances;
+}
+
+function sentFrameCount(value: unknown): number {
+  const stacktrace = isObject(value) ? value.stacktrace : undefined;
+  const frames = isObject(stacktrace) ? stacktrace.frames : stacktrace;
+  return Array.isArray(frames) ? frames.length : 0;
+}
+
+function exceptionValue(raw: JsonObject, path: string, maxFrames: number, notes: Notes): ExceptionValue {
+  const stacktrace = stacktraceOf(raw.stacktrace, `${path}.stacktrace`, maxFrames, notes);
   return compact<ExceptionValue>({
     type: textField(raw.type, 256, `${path}.type`, notes),
     value: textField(raw.value, MAX_VALUE, `${path}.value`, notes),
@@ -53,14 +75,14 @@ function exceptionValue(raw: JsonObject, path: string, notes: Notes): ExceptionV
  * A stack longer than the limit keeps its first and last frames (the entry point and where it
  * failed) and says which were cut in `frames_omitted`, so the page can show "N frames omitted".
  */
-function stacktraceOf(raw: unknown, path: string, notes: Notes): Stacktrace | undefined {
+function stacktraceOf(raw: unknown, path: string, maxFrames: number, notes: Notes): Stacktrace | undefined {
   if (raw === undefined || raw === null) return undefined;
   const frames = isObject(raw) ? raw.frames : raw;
   if (!Array.isArray(frames)) {
     notes.add("invalid_data", path);
     return undefined;
   }
-  const { kept, omitted } = bothEnds(frames, EVENT_LIMITS.framesPerStack);
+  const { kept, omitted } = bothEnds(frames, maxFrames);
   if (omitted) notes.trim(`${path}.frames`, omitted[1] - omitted[0]);
   const out: StackFrame[] = [];
   kept.forEach((item, keptIndex) => {

@@ -98,3 +98,16 @@ describe("event limits (docs/security.md, stored event limits)", () => {
     assert.equal(event.trimmed?.["request.headers"], 100);
   });
 });
+
+describe("frames over a whole event", () => {
+  test("25 exceptions of 250 frames keep 500 frames, the newest exceptions' first", () => {
+    const values = Array.from({ length: 25 }, (_, index) => ({ type: `E${index}`, stacktrace: { frames: frames(250) } }));
+    const event = normalize({ exception: { values } });
+    const counts = event.exception.map((value) => value.stacktrace?.frames.length ?? 0);
+    assert.equal(counts.reduce((sum, count) => sum + count, 0), EVENT_LIMITS.framesPerEvent);
+    assert.deepEqual(counts.slice(-2), [250, 250]);
+    assert.equal(event.exception.at(-3)?.stacktrace, undefined);
+    assert.equal(event.exception.length, 25, "exceptions without frames are still listed");
+    assert.equal(event.trimmed?.["exception.values.0.stacktrace.frames"], 250);
+  });
+});
