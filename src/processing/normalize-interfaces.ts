@@ -6,6 +6,7 @@ import { isIP } from "node:net";
 import { EVENT_LIMITS } from "./limits";
 import { LEVELS, type Breadcrumb, type EventRequest, type EventUser, type Level, type LogEntry, type SdkInfo } from "./types";
 import {
+  bagBudget,
   clip,
   compact,
   databag,
@@ -181,9 +182,11 @@ export function contextsOf(raw: unknown, notes: Notes): Record<string, Record<st
   }
   const keys = Object.keys(raw);
   const count = Math.min(keys.length, EVENT_LIMITS.contexts);
+  // One byte budget for all contexts together: each is a table on the page.
+  const budget = bagBudget();
   for (let i = 0; i < count; i++) {
     const key = keys[i]!;
-    const context = objectBag(raw[key], `contexts.${key}`, notes);
+    const context = objectBag(raw[key], `contexts.${key}`, notes, budget);
     if (context) setOwn(out, key, context);
   }
   notes.trim("contexts", keys.length - count);

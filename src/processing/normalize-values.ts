@@ -166,21 +166,21 @@ export function databag(value: unknown, depth = 0, budget: BagBudget = bagBudget
 }
 
 /** A databag whose cut entries are counted under `name` in the notes' `trimmed` map. */
-export function noteBag(value: unknown, name: string, notes: Notes): unknown {
-  const budget = bagBudget();
+export function noteBag(value: unknown, name: string, notes: Notes, budget: BagBudget = bagBudget()): unknown {
+  const dropped = budget.dropped;
   const out = databag(value, 0, budget);
-  notes.trim(name, budget.dropped);
+  notes.trim(name, budget.dropped - dropped);
   return out;
 }
 
 /** An object databag, or absent (noted) when the field holds something else. */
-export function objectBag(value: unknown, name: string, notes: Notes): JsonObject | undefined {
+export function objectBag(value: unknown, name: string, notes: Notes, budget?: BagBudget): JsonObject | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isObject(value)) {
     notes.add("invalid_data", name, value);
     return undefined;
   }
-  return noteBag(value, name, notes) as JsonObject;
+  return noteBag(value, name, notes, budget) as JsonObject;
 }
 
 /**

@@ -111,3 +111,17 @@ describe("frames over a whole event", () => {
     assert.equal(event.trimmed?.["exception.values.0.stacktrace.frames"], 250);
   });
 });
+
+describe("contexts share one budget", () => {
+  test("100 contexts of 200 entries keep at most ≈ 64 KiB between them", () => {
+    const contexts = Object.fromEntries(
+      Array.from({ length: 100 }, (_, c) => [`ctx${c}`, Object.fromEntries(Array.from({ length: 200 }, (_, k) => [`key${k}`, k]))]),
+    );
+    const event = normalize({ contexts });
+    const entries = Object.values(event.contexts).reduce((sum, context) => sum + Object.keys(context).length, 0);
+    assert.ok(entries < 5_000, `${entries} entries kept`);
+    assert.ok(JSON.stringify(event.contexts).length < EVENT_LIMITS.bagBytes * 1.5);
+    const cut = Object.entries(event.trimmed ?? {}).filter(([name]) => name.startsWith("contexts.")).reduce((sum, [, n]) => sum + n, 0);
+    assert.equal(entries + cut, 20_000);
+  });
+});
