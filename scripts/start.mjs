@@ -76,6 +76,7 @@ try {
       "ingest-worker": path.join(root, "src", "ingest", "ingest-worker.ts"),
       "sqlite-commit-worker": path.join(root, "src", "storage", "sqlite", "sqlite-commit-worker.ts"),
       "sqlite-checkpoint-worker": path.join(root, "src", "storage", "sqlite", "sqlite-checkpoint-worker.ts"),
+      "sourcemap-worker": path.join(root, "src", "symbolication", "sourcemap-worker.ts"),
     },
     outdir,
     outExtension: { ".js": ".mjs" },

@@ -34,6 +34,7 @@ const schema = z.object({
   SQLITE_COMMIT_THREAD: z.enum(["true", "false", "1", "0"]).default("true"),
   // 2 ms: the checkpoint thread runs at the lowest priority, so short rounds fill the idle time between commits (adr/0006).
   SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(2),
+  SOURCEMAP_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(128),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SELF_MONITORING: z.enum(["local", "off", "upstream"]).default("local"),
   SELF_MONITORING_DSN: z
@@ -99,6 +100,8 @@ export interface Config {
     maxPending: number;
   };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** Bound of the source-map thread's cache of parsed maps (SOURCEMAP_CACHE_MB). */
+  sourceMapCacheBytes: number;
   /**
    * Where Periscope's own monitoring data goes: its internal "periscope" project (local), nowhere
    * (off), or an upstream Sentry-compatible server, through the same /monitoring tunnel.
@@ -181,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sqliteCheckpointIntervalMs: sqliteCommitThread && c.SQLITE_CHECKPOINT_INTERVAL_MS > 0 ? c.SQLITE_CHECKPOINT_INTERVAL_MS : null,
     writer: { flushMs: c.WRITER_FLUSH_MS ?? (commitOverlaps ? 0 : 2), maxPending: c.WRITER_MAX_PENDING },
     logLevel: c.LOG_LEVEL,
+    sourceMapCacheBytes: c.SOURCEMAP_CACHE_MB * MiB,
     selfMonitoring:
       c.SELF_MONITORING === "upstream" && c.SELF_MONITORING_DSN
         ? {

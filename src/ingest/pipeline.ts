@@ -4,6 +4,7 @@ import { processEventPayload } from "../items/event";
 import { eventJsonWithoutDisplayParts } from "../items/event-json";
 import { outcome, type ItemContext, type ItemResult } from "../items/types";
 import type { IngestRecord } from "../model";
+import type { JsonObject } from "../processing/normalize-values";
 import type { Envelope } from "./envelope";
 
 export interface Processed {
@@ -36,20 +37,51 @@ function checkEnvelope(envelope: Envelope, registry: ItemRegistry): void {
   }
 }
 
-export function processEnvelope(envelope: Envelope, registry: ItemRegistry, context: ItemContext): Processed {
+/**
+ * The envelope's records; a promise only when an item must wait (an event whose JavaScript frames
+ * are resolved through source maps). Records keep the items' order either way.
+ */
+export function processEnvelopeOrDefer(envelope: Envelope, registry: ItemRegistry, context: ItemContext): Processed | Promise<Processed> {
   checkEnvelope(envelope, registry);
-  const records: IngestRecord[] = [];
-  let eventId: string | null = null;
+  const results: (ItemResult | Promise<ItemResult>)[] = [];
+  let deferred = false;
   for (const item of envelope.items) {
     const processor = registry.processorFor(item.headers.type);
-    let result: ItemResult;
+    let result: ItemResult | Promise<ItemResult>;
     try {
-      result = processor.process(item, context);
+      result = processor.processOrDefer ? processor.processOrDefer(item, context) : processor.process(item, context);
     } catch {
-      // An item no processor could handle (a bug or an input nobody foresaw) is dropped and counted,
-      // never allowed to take its sibling items down with it.
-      result = { records: [outcome(context, "invalid", processor.category, "internal")] };
+      result = failedItem(context, processor.category);
     }
+    if (result instanceof Promise) {
+      deferred = true;
+      result = result.catch(() => failedItem(context, processor.category));
+    }
+    results.push(result);
+  }
+  if (!deferred) return processed(results as ItemResult[], context);
+  return Promise.all(results).then((settled) => processed(settled, context));
+}
+
+/** processEnvelopeOrDefer for registries that never defer (no symbolicator): tests and benchmarks. */
+export function processEnvelope(envelope: Envelope, registry: ItemRegistry, context: ItemContext): Processed {
+  const result = processEnvelopeOrDefer(envelope, registry, context);
+  if (result instanceof Promise) throw new Error("this registry resolves source maps: use processEnvelopeOrDefer");
+  return result;
+}
+
+/**
+ * An item no processor could handle (a bug or an input nobody foresaw) is dropped and counted, never
+ * allowed to take its sibling items down with it.
+ */
+function failedItem(context: ItemContext, category: string): ItemResult {
+  return { records: [outcome(context, "invalid", category, "internal")] };
+}
+
+function processed(results: ItemResult[], context: ItemContext): Processed {
+  const records: IngestRecord[] = [];
+  let eventId: string | null = null;
+  for (const result of results) {
     records.push(...result.records);
     eventId ??= result.eventId ?? null;
   }
@@ -61,7 +93,7 @@ export function processEnvelope(envelope: Envelope, registry: ItemRegistry, cont
 }
 
 /** The legacy store endpoint: the body is one event as JSON. */
-export function processStoreBody(body: Buffer, maxEventBytes: number, context: ItemContext): Processed {
+export function processStoreBody(body: Buffer, maxEventBytes: number, context: ItemContext, registry: ItemRegistry): Processed | Promise<Processed> {
   if (body.length > maxEventBytes) {
     throw new AppError("payload_too_large", `envelope exceeded size limits for type 'event' (${SIZE_LIMITS_LINK})`);
   }
@@ -75,6 +107,7 @@ export function processStoreBody(body: Buffer, maxEventBytes: number, context: I
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new AppError("bad_request", "invalid JSON data: the event must be a JSON object");
   }
-  const result = processEventPayload(raw, sdkJson, context);
-  return { records: result.records, eventId: result.eventId ?? null };
+  const result = processEventPayload(raw as JsonObject, sdkJson, context, registry.symbolicator ?? null);
+  const answer = (done: ItemResult): Processed => ({ records: done.records, eventId: done.eventId ?? null });
+  return result instanceof Promise ? result.then(answer) : answer(result);
 }

@@ -2,7 +2,7 @@ import { AppError } from "../errors";
 import type { ItemRegistry } from "../items";
 import type { ItemContext } from "../items/types";
 import type { EnvelopeItem } from "./envelope";
-import { processEnvelope, processStoreBody } from "./pipeline";
+import { processEnvelopeOrDefer, processStoreBody, type Processed } from "./pipeline";
 import type { GroupCommitWriter } from "./writer";
 
 /**
@@ -35,17 +35,25 @@ export function inProcessSink(registry: ItemRegistry, writer: GroupCommitWriter,
    * the commit runs on another thread they would outlive many young-generation collections and be
    * promoted, and the main heap grew by ≈ 80 MB under load (docs/adr/0004-sqlite-commit-thread.md).
    */
-  const submit = (job: IngestJob) => {
-    const processed =
-      job.kind === "envelope"
-        ? processEnvelope({ headers: job.context.envelopeHeaders, items: job.items }, registry, job.context)
-        : processStoreBody(job.body, limits.maxEventBytes, job.context);
-    return { committed: writer.submit(processed.records), eventId: processed.eventId };
+  const submit = (processed: Processed) => ({ committed: writer.submit(processed.records), eventId: processed.eventId });
+  /**
+   * Events whose frames wait for source maps are submitted once resolved; the answer still waits
+   * for their commit. Every other job is submitted synchronously, as before.
+   */
+  const process = (job: IngestJob): Processed | Promise<Processed> =>
+    job.kind === "envelope"
+      ? processEnvelopeOrDefer({ headers: job.context.envelopeHeaders, items: job.items }, registry, job.context)
+      : processStoreBody(job.body, limits.maxEventBytes, job.context, registry);
+  /** Holds no records itself (see `submit`): only the commit's promise and the event id. */
+  const start = (job: IngestJob) => {
+    const processed = process(job);
+    return processed instanceof Promise ? processed.then(submit) : submit(processed);
   };
   return {
     async ingest(job) {
       if (closed) throw shuttingDown();
-      const { committed, eventId } = submit(job);
+      const started = start(job);
+      const { committed, eventId } = started instanceof Promise ? await started : started;
       await committed;
       return eventId;
     },

@@ -1,7 +1,11 @@
 import { groupEvent } from "../processing/grouping";
 import { indexedEventOf, userKeyOf, type NormalizeContext } from "../processing/normalize";
+import type { JsonObject } from "../processing/normalize-values";
 import { sdkEventPayload } from "../processing/stored-event";
+import type { SourceMapNote } from "../processing/types";
+import type { Symbolicator } from "../symbolication/symbolicator";
 import { eventJsonOf } from "./event-json";
+import type { EnvelopeItem } from "../ingest/envelope";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
 
 const CATEGORY = "error";
@@ -9,8 +13,35 @@ const CATEGORY = "error";
 /**
  * Processes one error/message event payload into an event record. `raw` is `sdkJson` parsed; the
  * text is what gets stored (stored-event.ts), so ingest normalises only what indexes the event.
+ * An event with JavaScript frames of a project with uploaded source maps is resolved first (async);
+ * every other event takes the synchronous path, as if no resolver existed.
  */
-export function processEventPayload(raw: unknown, sdkJson: string, context: ItemContext): ItemResult {
+export function processEventPayload(
+  raw: JsonObject,
+  sdkJson: string,
+  context: ItemContext,
+  symbolicator: Symbolicator | null,
+): ItemResult | Promise<ItemResult> {
+  if (symbolicator?.wants(raw, context.projectId, context.receivedAt)) return resolvedEventPayload(sdkJson, context, symbolicator);
+  return eventRecords(raw, sdkJson, context, undefined);
+}
+
+/**
+ * `raw` may lack the display-only parts (event-json.ts), so the full text is parsed again here: the
+ * resolved frames are written into it and it is stored in place of the SDK's text.
+ */
+async function resolvedEventPayload(sdkJson: string, context: ItemContext, symbolicator: Symbolicator): Promise<ItemResult> {
+  const full = JSON.parse(sdkJson) as JsonObject;
+  const notes = await symbolicator.resolve(full, context.projectId, context.receivedAt);
+  return notes === null ? eventRecords(full, sdkJson, context, undefined) : eventRecords(full, JSON.stringify(full), context, notes);
+}
+
+/** The synchronous path alone, for events that never need source maps (self-monitoring's own). */
+export function processEventPayloadNow(raw: JsonObject, sdkJson: string, context: ItemContext): ItemResult {
+  return eventRecords(raw, sdkJson, context, undefined);
+}
+
+function eventRecords(raw: JsonObject, sdkJson: string, context: ItemContext, sourceMapNotes: SourceMapNote[] | undefined): ItemResult {
   const normalizeContext: NormalizeContext = {
     receivedAt: context.receivedAt,
     sentAt: typeof context.envelopeHeaders.sent_at === "string" ? context.envelopeHeaders.sent_at : undefined,
@@ -26,7 +57,7 @@ export function processEventPayload(raw: unknown, sdkJson: string, context: Item
         kind: "event",
         projectId: context.projectId,
         event,
-        payload: sdkEventPayload(sdkJson, event, normalizeContext),
+        payload: sdkEventPayload(sdkJson, event, normalizeContext, sourceMapNotes),
         grouping: groupEvent(event),
         userKey: userKeyOf(event),
       },
@@ -35,13 +66,20 @@ export function processEventPayload(raw: unknown, sdkJson: string, context: Item
   };
 }
 
-/** `event` items: invalid JSON drops this item only (outcome `invalid_json`), as Relay does. */
-export const eventItem = (maxBytes: number): ItemProcessor => ({
-  category: CATEGORY,
-  maxBytes,
-  process(item, context) {
+/**
+ * `event` items: invalid JSON drops this item only (outcome `invalid_json`), as Relay does. `process`
+ * never resolves source maps; the pipeline calls `processOrDefer`, which does when a symbolicator is set.
+ */
+export const eventItem = (maxBytes: number, symbolicator: Symbolicator | null = null): ItemProcessor => {
+  const run = (item: EnvelopeItem, context: ItemContext, resolver: Symbolicator | null) => {
     const sdkJson = item.payload.toString("utf8");
     const raw = eventJsonOf(item.payload, sdkJson);
-    return raw ? processEventPayload(raw, sdkJson, context) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
-  },
-});
+    return raw ? processEventPayload(raw, sdkJson, context, resolver) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
+  };
+  return {
+    category: CATEGORY,
+    maxBytes,
+    process: (item, context) => run(item, context, null) as ItemResult,
+    processOrDefer: (item, context) => run(item, context, symbolicator),
+  };
+};

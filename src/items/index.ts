@@ -4,6 +4,7 @@ import { sessionItem } from "./session";
 import { sessionsItem } from "./sessions";
 import { spanItem } from "./span";
 import { transactionItem } from "./transaction";
+import type { Symbolicator } from "../symbolication/symbolicator";
 import type { ItemProcessor } from "./types";
 import { unsupportedItem } from "./unsupported";
 
@@ -36,11 +37,13 @@ export const INTERNAL_ITEM_TYPES: ReadonlySet<string> = new Set(["integration"])
 
 export interface ItemRegistry {
   processorFor(type: string): ItemProcessor;
+  /** Source-map resolution for error events (also the store endpoint's); absent where none is set up. */
+  readonly symbolicator?: Symbolicator | null;
 }
 
-export function createItemRegistry(limits: { maxEventBytes: number }): ItemRegistry {
+export function createItemRegistry(limits: { maxEventBytes: number }, symbolicator: Symbolicator | null = null): ItemRegistry {
   const stored = new Map<string, ItemProcessor>([
-    ["event", eventItem(limits.maxEventBytes)],
+    ["event", eventItem(limits.maxEventBytes, symbolicator)],
     ["transaction", transactionItem(limits.maxEventBytes)],
     ["span", spanItem()],
     ["session", sessionItem()],
@@ -49,6 +52,7 @@ export function createItemRegistry(limits: { maxEventBytes: number }): ItemRegis
   ]);
   const unsupported = new Map<string, ItemProcessor>();
   return {
+    symbolicator,
     processorFor(type) {
       const known = stored.get(type);
       if (known) return known;

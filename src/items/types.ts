@@ -23,6 +23,11 @@ export interface ItemProcessor {
   /** Largest payload accepted for one item of this type; larger rejects the envelope with 413. */
   maxBytes: number | null;
   process(item: EnvelopeItem, context: ItemContext): ItemResult;
+  /**
+   * What the pipeline calls when present: a promise only for work that must wait (an event whose
+   * JavaScript frames are resolved through source maps, src/symbolication), else `process`'s answer.
+   */
+  processOrDefer?(item: EnvelopeItem, context: ItemContext): ItemResult | Promise<ItemResult>;
 }
 
 /** An outcome record for one item, for the per-item accounting every item gets. */

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { parseDsn } from "../ingest/auth";
 import type { IngestStore } from "../storage/types";
-import { processEventPayload } from "../items/event";
+import { processEventPayloadNow } from "../items/event";
 import type { Logger } from "../logger";
 import { serverErrorEvent, type ServerErrorContext } from "./error-event";
 
@@ -30,7 +30,7 @@ export function createServerCapture(options: {
     try {
       const raw = serverErrorEvent(error, context, { release: options.release, root: options.root });
       if (config.selfMonitoring.mode === "local") {
-        const result = processEventPayload(raw, JSON.stringify(raw), {
+        const result = processEventPayloadNow(raw, JSON.stringify(raw), {
           projectId: options.monitoringProjectId,
           envelopeHeaders: {},
           receivedAt: Date.now(),

@@ -3,7 +3,7 @@
  * See https://develop.sentry.dev/sdk/data-model/event-payloads/exception/ and .../stacktrace/.
  */
 import { bothEnds, EVENT_LIMITS } from "./limits";
-import type { ExceptionValue, Mechanism, StackFrame, Stacktrace } from "./types";
+import type { ExceptionValue, FrameData, Mechanism, SourceMapNote, StackFrame, Stacktrace } from "./types";
 import {
   boolOf,
   clip,
@@ -67,6 +67,8 @@ function exceptionValue(raw: JsonObject, path: string, maxFrames: number, notes:
     value: textField(raw.value, MAX_VALUE, `${path}.value`, notes),
     module: textField(raw.module, 256, `${path}.module`, notes),
     stacktrace: stacktrace && stacktrace.frames.length > 0 ? stacktrace : undefined,
+    // Written by source-map resolution only (src/symbolication): the frames as the SDK sent them.
+    raw_stacktrace: raw.raw_stacktrace === undefined ? undefined : stacktraceOf(raw.raw_stacktrace, `${path}.raw_stacktrace`, maxFrames, notes),
     mechanism: mechanismOf(raw.mechanism, `${path}.mechanism`, notes),
   });
 }
@@ -116,7 +118,32 @@ function frameOf(raw: JsonObject, path: string, notes: Notes): StackFrame {
     in_app: boolOf(raw.in_app),
     vars: isObject(raw.vars) ? (noteBag(raw.vars, `${path}.vars`, notes) as JsonObject) : undefined,
     instruction_addr: addressOf(raw.instruction_addr),
+    data: raw.data === undefined ? undefined : frameDataOf(raw.data),
   });
+}
+
+const RESOLVED_WITH: ReadonlySet<string> = new Set(["debug-id", "release", "release-old"]);
+const NOTE_TYPES: ReadonlySet<string> = new Set(["js_no_source", "js_invalid_source", "js_invalid_sourcemap_location", "js_missing_sources_content"]);
+
+/** A frame's `data` as source-map resolution writes it (Sentry's frame data); anything else is not kept. */
+function frameDataOf(raw: unknown): FrameData | undefined {
+  if (!isObject(raw) || typeof raw.symbolicated !== "boolean") return undefined;
+  const data: FrameData = { symbolicated: raw.symbolicated };
+  if (typeof raw.resolved_with === "string" && RESOLVED_WITH.has(raw.resolved_with)) data.resolved_with = raw.resolved_with as FrameData["resolved_with"];
+  if (typeof raw.sourcemap === "string") data.sourcemap = clip(raw.sourcemap, 1024);
+  const unresolved = raw.unresolved;
+  if (isObject(unresolved) && typeof unresolved.type === "string" && NOTE_TYPES.has(unresolved.type) && typeof unresolved.reason === "string") {
+    const noteData: SourceMapNote["data"] = {};
+    if (isObject(unresolved.data)) {
+      for (const [key, value] of Object.entries(unresolved.data)) {
+        if (typeof value === "string") noteData[key] = clip(value, 1024);
+        else if (typeof value === "number" || value === null) noteData[key] = value;
+        else if (Array.isArray(value)) noteData[key] = value.filter((item): item is string => typeof item === "string").slice(0, 20);
+      }
+    }
+    data.unresolved = { type: unresolved.type as SourceMapNote["type"], reason: clip(unresolved.reason, 2048), data: noteData };
+  }
+  return data;
 }
 
 function contextLines(raw: unknown, pick: (lines: unknown[]) => unknown[]): string[] | undefined {

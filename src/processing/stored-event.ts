@@ -6,7 +6,7 @@
  *
  * Rows written before hold the normalised event itself; both forms are read, so no migration.
  */
-import type { IndexedEvent, NormalizedEvent } from "./types";
+import type { IndexedEvent, NormalizedEvent, SourceMapNote } from "./types";
 import { normalizeEvent, ownUserAgentOf, type NormalizeContext } from "./normalize";
 import { isObject } from "./normalize-values";
 
@@ -26,15 +26,18 @@ interface StoredContext {
   client_ip?: string;
   /** The HTTP request's User-Agent, only when the event's own request headers carry none (else unused). */
   user_agent?: string;
+  /** Why JavaScript frames were not (fully) resolved through source maps (src/symbolication): the event's `errors`. */
+  source_map_errors?: SourceMapNote[];
 }
 
 /** The stored form of an event that ingest normalised from `sdkJson` (the item's text) in `ctx`. */
-export function sdkEventPayload(sdkJson: string, event: IndexedEvent, ctx: NormalizeContext): string {
+export function sdkEventPayload(sdkJson: string, event: IndexedEvent, ctx: NormalizeContext, sourceMapNotes?: SourceMapNote[]): string {
   const context: StoredContext = { received_at: ctx.receivedAt, event_id: event.event_id };
   if (ctx.sentAt !== undefined) context.sent_at = ctx.sentAt;
   if (ctx.envelopeEventId !== undefined) context.envelope_event_id = ctx.envelopeEventId;
   if (ctx.clientIp !== undefined && event.user?.ip_address === ctx.clientIp) context.client_ip = ctx.clientIp;
   if (ctx.userAgent !== undefined && ownUserAgentOf(event.request) === undefined) context.user_agent = ctx.userAgent;
+  if (sourceMapNotes !== undefined && sourceMapNotes.length > 0) context.source_map_errors = sourceMapNotes;
   // Concatenated, not serialised: `sdkJson` already parsed as one JSON object, so it is a valid value.
   return `{"${FORMAT_KEY}":1,"context":${JSON.stringify(context)},"event":${sdkJson}}`;
 }
@@ -44,7 +47,7 @@ export function storedEventOf(payload: string): NormalizedEvent {
   const stored = JSON.parse(payload) as unknown;
   if (!isObject(stored) || stored[FORMAT_KEY] !== 1 || !isObject(stored.context)) return stored as NormalizedEvent;
   const context = stored.context as unknown as StoredContext;
-  return normalizeEvent(stored.event, {
+  const event = normalizeEvent(stored.event, {
     receivedAt: context.received_at,
     sentAt: context.sent_at,
     envelopeEventId: context.envelope_event_id,
@@ -52,4 +55,6 @@ export function storedEventOf(payload: string): NormalizedEvent {
     clientIp: context.client_ip,
     userAgent: context.user_agent,
   });
+  if (Array.isArray(context.source_map_errors)) event.errors.push(...context.source_map_errors);
+  return event;
 }

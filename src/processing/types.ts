@@ -24,6 +24,28 @@ export interface StackFrame {
   in_app?: boolean;
   vars?: Record<string, unknown>;
   instruction_addr?: string;
+  /** What source-map resolution did with the frame (src/symbolication), as Sentry's frame `data`. */
+  data?: FrameData;
+}
+
+/** Sentry's EventError types for JavaScript frames that source maps could not (fully) resolve. */
+export type SourceMapNoteType = "js_no_source" | "js_invalid_source" | "js_invalid_sourcemap_location" | "js_missing_sources_content";
+
+/** Why a frame is not resolved: the type, the reason in words, and the ids and URLs involved. */
+export interface SourceMapNote {
+  type: SourceMapNoteType;
+  reason: string;
+  data: Record<string, string | number | string[] | null>;
+}
+
+export interface FrameData {
+  symbolicated: boolean;
+  /** How the map was found: by the bundle's debug id, or by release + URL (bundles, or older release files). */
+  resolved_with?: "debug-id" | "release" | "release-old";
+  /** URL of the map that resolved the frame. */
+  sourcemap?: string;
+  /** Why the frame is not resolved (or resolved without source lines). */
+  unresolved?: SourceMapNote;
 }
 
 export interface Stacktrace {
@@ -53,6 +75,8 @@ export interface ExceptionValue {
   value?: string;
   module?: string;
   stacktrace?: Stacktrace;
+  /** The frames as the SDK sent them, when source maps changed `stacktrace`. */
+  raw_stacktrace?: Stacktrace;
   mechanism?: Mechanism;
 }
 
@@ -105,6 +129,9 @@ export interface ProcessingNote {
   type: string;
   name?: string;
   value?: unknown;
+  /** Source-map notes (SourceMapNote) say why in words and name their ids and URLs. */
+  reason?: string;
+  data?: SourceMapNote["data"];
 }
 
 export interface NormalizedEvent {

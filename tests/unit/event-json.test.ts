@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { processEventPayload } from "../../src/items/event";
+import { processEventPayloadNow } from "../../src/items/event";
 import { eventJsonOf, eventJsonWithoutDisplayParts } from "../../src/items/event-json";
 import { contextFor, fixture, process } from "../helpers/items";
 
@@ -162,6 +162,6 @@ describe("event JSON for ingest", () => {
     assert.notEqual(eventJsonWithoutDisplayParts(item.payload), undefined);
     const records = process(item, context).records;
     assert.equal(records.length, 2);
-    assert.deepEqual(records, processEventPayload(JSON.parse(text), text, context).records);
+    assert.deepEqual(records, processEventPayloadNow(JSON.parse(text), text, context).records);
   });
 });
