@@ -18,10 +18,17 @@ export type PositionResult =
       name: string | null;
       /** Null when the map carries no sourcesContent for this source. */
       context: { pre: string[]; line: string; post: string[] } | null;
+      /** The nearest function declared on or above the line in the original source (a guess, see enclosingFunction). */
+      enclosing: string | null;
     }
   | { ok: false; problem: "out_of_range"; mappedLines: number };
 
 const CONTEXT_LINES = 5;
+const MAX_SCAN_LINES = 200;
+/** `function name(`, `name = (…) =>` / `name = function`, `name: function`, a method `name(…) {`. */
+const DECLARATION =
+  /(?:\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*[<(])|(?:\b([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>))|(?:\b([A-Za-z_$][\w$]*)\s*:\s*(?:async\s*)?function\b)|(?:^\s*(?:(?:public|private|protected|static|async|get|set)\s+)*([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]*)?\{)/;
+const KEYWORDS: ReadonlySet<string> = new Set(["if", "for", "while", "switch", "catch", "return", "function", "else", "do", "with"]);
 const MAX_LINE_CHARS = 1000;
 
 export class ParsedMap {
@@ -78,10 +85,27 @@ export class ParsedMap {
       column: originalColumn + 1,
       name,
       context: this.contextAt(sourceIndex, originalLine),
+      enclosing: this.enclosingFunction(sourceIndex, originalLine),
     };
   }
 
-  private contextAt(sourceIndex: number, line: number): { pre: string[]; line: string; post: string[] } | null {
+  /**
+   * The function a position is in, read from the original source: the nearest declaration on or
+   * above its line. For frames whose caller names nothing (the outermost one, callbacks from the
+   * engine), so that their name does not stay the minified one that changes with every build.
+   */
+  private enclosingFunction(sourceIndex: number, line: number): string | null {
+    const lines = this.linesOf(sourceIndex);
+    if (!lines) return null;
+    for (let index = Math.min(line, lines.length - 1); index >= Math.max(0, line - MAX_SCAN_LINES); index--) {
+      const match = DECLARATION.exec(lines[index]!);
+      const name = match?.[1] ?? match?.[2] ?? match?.[3] ?? match?.[4];
+      if (name && !KEYWORDS.has(name)) return name;
+    }
+    return null;
+  }
+
+  private linesOf(sourceIndex: number): string[] | null {
     let lines = this.lines.get(sourceIndex);
     if (!lines) {
       const content = this.map.sourcesContent?.[sourceIndex];
@@ -89,7 +113,12 @@ export class ParsedMap {
       lines = content.split(/\r\n|\r|\n/);
       this.lines.set(sourceIndex, lines);
     }
-    if (line >= lines.length) return null;
+    return lines;
+  }
+
+  private contextAt(sourceIndex: number, line: number): { pre: string[]; line: string; post: string[] } | null {
+    const lines = this.linesOf(sourceIndex);
+    if (!lines || line >= lines.length) return null;
     const clip = (text: string) => (text.length > MAX_LINE_CHARS ? text.slice(0, MAX_LINE_CHARS) : text);
     return {
       pre: lines.slice(Math.max(0, line - CONTEXT_LINES), line).map(clip),

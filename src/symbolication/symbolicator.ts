@@ -89,7 +89,8 @@ export class Symbolicator {
     const notes = new Map<string, SourceMapNote>();
     for (const task of tasks) {
       if (task.position && task.located.ok) {
-        const callSiteName = task.caller?.position?.name ?? null;
+        // What the caller's call site calls it, else the declaration it is in, else the minified name stays.
+        const callSiteName = task.caller?.position?.name ?? task.position.enclosing;
         const missing = task.position.context ? null : missingSourceNote(task.position, task.located.url);
         applyResolved(task.frame, task.position, task.located, callSiteName, missing);
         if (missing) notes.set(missing.reason, missing);
