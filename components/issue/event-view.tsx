@@ -162,7 +162,7 @@ function EventBody({ event, filterHref }: { event: StoredEvent; filterHref: (key
             <KeyValueTable
               rows={[
                 ...Object.entries(payload.trimmed ?? {}).map(([name, count]): [string, string] => ["trimmed", `${name}: ${count.toLocaleString("en-US")} left out`]),
-                ...payload.errors.map((note): [string, string] => [note.type, [note.name, note.value === undefined ? undefined : JSON.stringify(note.value)].filter(Boolean).join(" = ")]),
+                ...payload.errors.map((note): [string, string] => [note.type, note.reason ?? [note.name, note.value === undefined ? undefined : JSON.stringify(note.value)].filter(Boolean).join(" = ")]),
               ]}
             />
           </Card>

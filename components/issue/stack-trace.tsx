@@ -111,6 +111,27 @@ function FrameLine({ frame, emphasised }: { frame: StackFrame; emphasised: boole
           <Pill tone="accent">In App</Pill>
         </span>
       ) : null}
+      <SourceMapNotice frame={frame} />
+    </span>
+  );
+}
+
+/** Which map resolved the frame, or — as Sentry's "Source map not found" notice — why none did. */
+function SourceMapNotice({ frame }: { frame: StackFrame }) {
+  const data = frame.data;
+  if (!data) return null;
+  if (data.symbolicated) {
+    return (
+      <span className="ml-2 align-middle" title={`${data.sourcemap ?? ""} (found by ${data.resolved_with ?? "?"})`} data-testid="frame-sourcemap">
+        <Pill>source map</Pill>
+        {data.unresolved ? <span className="mt-0.5 block text-subtle">{data.unresolved.reason}</span> : null}
+      </span>
+    );
+  }
+  if (!data.unresolved) return null;
+  return (
+    <span className="mt-0.5 block text-amber-700 dark:text-amber-300" data-testid="frame-unresolved">
+      Source map not applied: {data.unresolved.reason}
     </span>
   );
 }

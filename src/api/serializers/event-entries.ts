@@ -8,6 +8,7 @@ import type {
   Breadcrumb,
   EventRequest,
   ExceptionValue,
+  FrameData,
   NormalizedEvent,
   StackFrame,
   Stacktrace,
@@ -31,6 +32,8 @@ export interface FrameJson {
   trust: null;
   errors: null;
   vars: Record<string, unknown> | null;
+  /** Source-map resolution: `symbolicated`, `resolved_with`, `sourcemap`, and `unresolved` (why not). */
+  data: FrameData | null;
 }
 
 export type EntryJson =
@@ -46,7 +49,8 @@ export interface ExceptionValueJson {
   mechanism: ExceptionValue["mechanism"] | null;
   threadId: null;
   stacktrace: { frames: FrameJson[]; framesOmitted: null; registers: null; hasSystemFrames: boolean } | null;
-  rawStacktrace: null;
+  /** The frames as sent, when source maps resolved `stacktrace`. */
+  rawStacktrace: { frames: FrameJson[]; framesOmitted: null; registers: null; hasSystemFrames: boolean } | null;
 }
 
 export interface BreadcrumbJson {
@@ -99,6 +103,7 @@ function serializeFrame(frame: StackFrame): FrameJson {
     trust: null,
     errors: null,
     vars: frame.vars ?? null,
+    data: frame.data ?? null,
   };
 }
 
@@ -121,7 +126,14 @@ function serializeException(value: ExceptionValue): ExceptionValueJson {
           hasSystemFrames: hasSystemFrames(value.stacktrace),
         }
       : null,
-    rawStacktrace: null,
+    rawStacktrace: value.raw_stacktrace
+      ? {
+          frames: value.raw_stacktrace.frames.map(serializeFrame),
+          framesOmitted: null,
+          registers: null,
+          hasSystemFrames: hasSystemFrames(value.raw_stacktrace),
+        }
+      : null,
   };
 }
 

@@ -87,6 +87,8 @@ const ERROR_MESSAGES: Record<string, string> = {
 };
 
 function serializeError(note: ProcessingNote): EventJson["errors"][number] {
+  // Source-map notes say why in words, with their ids and URLs (src/symbolication).
+  if (note.reason !== undefined) return { type: note.type, message: note.reason, data: { ...note.data } };
   const data: Record<string, unknown> = {};
   if (note.name !== undefined) data.name = note.name;
   if (note.value !== undefined) data.value = note.value;
