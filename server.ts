@@ -19,7 +19,6 @@ import { DirectServer } from "./src/http/direct-server";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
-import { WorkerSink } from "./src/ingest/worker-sink";
 import { GroupCommitWriter } from "./src/ingest/writer";
 import { createItemRegistry } from "./src/items";
 import { createLogger } from "./src/logger";
@@ -73,15 +72,9 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   const captureServerException = createServerCapture({
     config, store: storage.ingest, logger, monitoringProjectId: monitoringProject.project.id, release, root,
   });
-  const sink: IngestSink = config.ingestWorker
-    ? await WorkerSink.start({
-        config,
-        logger,
-        onFault: (error) => void captureServerException(error, { mechanism: "ingest.worker" }),
-      })
-    : inProcessSink(createItemRegistry(config.limits), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
+  const sink: IngestSink = inProcessSink(createItemRegistry(config.limits), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
   // The SQLite commit thread starts now: started by the first SDK request, that request waited for it.
-  if (!config.ingestWorker) storage.ingest.start?.();
+  storage.ingest.start?.();
 
   if (!options.dev) adoptBuiltNextConfig(root);
   const app = next({ dev: options.dev, dir: root });

@@ -7,8 +7,8 @@ export interface CheckpointThreadData {
   intervalMs: number;
 }
 
-/** Main thread → checkpoint thread. */
-export type ToCheckpointThread = { type: "close" };
-
-/** Checkpoint thread → main thread: a checkpoint failed (each distinct failure once). */
-export type FromCheckpointThread = { type: "failed"; message: string };
+/**
+ * The checkpoint thread takes no requests (src/threads/protocol.ts): only `close`, and it posts a
+ * notice for each distinct checkpoint failure.
+ */
+export type CheckpointRequest = never;
