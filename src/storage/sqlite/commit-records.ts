@@ -63,7 +63,7 @@ export type CommitRecord =
   | SpanGroupCommit
   | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>;
 
-/** What the commit thread is handed: commit records, and span containers it reads itself (span-containers.ts). */
+/** What the commit thread is handed: commit records, and span containers it reads itself (src/items/span-containers.ts). */
 export type HandedRecord = CommitRecord | SpanContainerRecord;
 
 export const toHandedRecord = (record: IngestRecord): HandedRecord => (record.kind === "span_container" ? record : toCommitRecord(record));

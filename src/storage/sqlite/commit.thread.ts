@@ -11,7 +11,7 @@ import { refusesOneBatch } from "./commit-errors";
 import { openDatabase, openInThread } from "./db";
 import { sqliteCommitter } from "./ingest";
 import { spanGroupsOf } from "./span-groups";
-import { readSpanContainers } from "../span-containers";
+import { readSpanContainers } from "../../items/span-containers";
 import { nameThisThread } from "../../thread-name";
 
 if (!parentPort) throw new Error("commit.thread.ts runs only as a worker thread (see commit.main.ts)");
@@ -31,7 +31,7 @@ type CommitMessage = Extract<ToThread<CommitRequest>, { type: "request" }>;
  */
 function commitTogether(batches: CommitMessage[]): void {
   try {
-    // Span containers are read here, off the main thread (span-containers.ts).
+    // Span containers are read here, off the main thread (src/items/span-containers.ts).
     const read = batches.map((batch) => readSpanContainers(batch.body, spanGroupsOf));
     const results = committer.commit(read.flatMap(({ records }) => records));
     let offset = 0;

@@ -1,4 +1,4 @@
-import { readSpanContainers } from "../span-containers";
+import { readSpanContainers } from "../../items/span-containers";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import { packPayload } from "../stored-payload";
 import type { IngestRecordResult, IngestStore } from "../types";
