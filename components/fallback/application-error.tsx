@@ -1,6 +1,6 @@
 /**
  * The classic Next.js fallback text (≤ 15.1), which Next 16.2+ no longer renders itself
- * (sentry-protocol.md §13). Plain on purpose: no stack trace, no internals.
+ * (docs/protocol.md §13). Plain on purpose: no stack trace, no internals.
  */
 export const CLIENT_ERROR_TEXT =
   "Application error: a client-side exception has occurred (see the browser console for more information).";

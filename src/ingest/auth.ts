@@ -1,5 +1,5 @@
 /**
- * Where an ingest request's credentials come from (docs/sentry-protocol.md §2), in Relay's order
+ * Where an ingest request's credentials come from (docs/protocol.md §2), in Relay's order
  * and with Relay's errors (`relay-server/src/extractors/request_meta.rs`, `relay-common` `Auth`):
  *
  *   1. `X-Sentry-Auth: Sentry sentry_key=…, sentry_version=7, sentry_client=…`

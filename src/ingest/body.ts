@@ -1,5 +1,5 @@
 /**
- * Reads an ingest request body into a Buffer with two limits (docs/sentry-protocol.md §3.2):
+ * Reads an ingest request body into a Buffer with two limits (docs/protocol.md §3.2):
  * `maxRequestBytes` on the bytes on the wire and `maxEnvelopeBytes` on the decoded envelope.
  *
  * The wire body is collected first (it is bounded), then decoded with zlib's async one-shot

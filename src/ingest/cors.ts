@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 
 /**
- * As Relay serves them (sentry-protocol.md §3.3). Without the expose list browsers hide
+ * As Relay serves them (docs/protocol.md §3.3). Without the expose list browsers hide
  * X-Sentry-Rate-Limits and Retry-After from the SDK and its rate limiting silently stops working.
  */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 /**
- * Sentry envelope parser (docs/sentry-protocol.md §4), mirroring Relay's `relay-server/src/envelope/mod.rs`.
+ * Sentry envelope parser (docs/protocol.md §4), mirroring Relay's `relay-server/src/envelope/mod.rs`.
  *
  * An envelope is a header line, then items; each item is a header line and a payload:
  *

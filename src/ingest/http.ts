@@ -29,7 +29,7 @@ export interface IngestRequestHead {
 
 /**
  * The ingest door on node:http: route + auth → body → envelope → sink (items → group commit) →
- * 200 {id}. Never through Next (architecture.md: ~25k req/s vs ~1k through a route handler).
+ * 200 {id}. Never through Next: it costs ≈ 25× per request (docs/adr/0013-custom-server-in-front-of-next.md).
  * Answers only after the records are committed. SDKs' plain requests usually arrive through the
  * direct reader instead (src/ingest/direct.ts), which calls the same ingestAnswer; this path serves
  * the rest: preflights, the tunnel, chunked bodies, and connections it handed over.

@@ -1,7 +1,7 @@
 /**
  * `POST /monitoring?o=<organisation id>&p=<project id>[&r=<region>]` — the same-origin tunnel that
  * Periscope's own UI sends its monitoring envelopes through (the query shape of @sentry/nextjs's
- * tunnelRoute, sentry-protocol.md §11.2), so ad blockers and CSP never see a third-party host.
+ * tunnelRoute, docs/protocol.md §11.2), so ad blockers and CSP never see a third-party host.
  *
  * The envelope header's `dsn` is the only credential. Where the envelope goes is decided by config,
  * never by the request: this server's own region (or no `r`) → ingested here; another region listed

@@ -26,7 +26,7 @@ export interface WriterOptions {
 /**
  * Group commit: every request's records wait a few milliseconds, then all of them are committed in
  * one transaction and every waiting request is answered. Durability costs one fsync per batch, not
- * per event (architecture.md: ~5.6k rows/s with a commit per row vs ~150k rows/s batched).
+ * per event (docs/architecture.md: ~5.6k rows/s with a commit per row vs ~150k rows/s batched).
  * The queue is bounded: beyond `maxPending` the caller gets a 429 with Retry-After, never an
  * ever-growing backlog.
  */

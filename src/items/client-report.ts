@@ -1,5 +1,5 @@
 /**
- * `client_report` items: what the SDK dropped before sending (docs/sentry-protocol.md §8.5). Each
+ * `client_report` items: what the SDK dropped before sending (docs/protocol.md §8.5). Each
  * `discarded_events` entry becomes an outcome `client_discard` with the SDK's category, reason and
  * quantity — the same counters as the server's own outcomes, so stats_v2 shows `before_send` drops
  * next to accepted and invalid items. The report is not itself counted (category `internal`).

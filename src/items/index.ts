@@ -8,7 +8,7 @@ import type { ItemProcessor } from "./types";
 import { unsupportedItem } from "./unsupported";
 
 /**
- * Data category of each item type Relay knows that is not stored yet (sentry-protocol.md §6.2), for
+ * Data category of each item type Relay knows that is not stored yet (docs/protocol.md §6.2), for
  * its `unsupported` outcome; unknown types count as "unknown". Stored types name their own category.
  */
 const CATEGORY_BY_TYPE: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * `session` items: one update carrying a session's full current state (docs/sentry-protocol.md §8.4,
+ * `session` items: one update carrying a session's full current state (docs/protocol.md §8.4,
  * Relay `processing/sessions/process.rs`). An update is dropped — outcome `invalid`, the rest of the
  * envelope unaffected — when it is not a JSON object or a field has the wrong type (`invalid_json`),
  * when `attrs.release` is missing or invalid (`invalid_release`), or when `started` or `timestamp`

@@ -1,6 +1,6 @@
 /**
  * `sessions` items: pre-aggregated sessions ("request mode", e.g. Node servers), one bucket per
- * started minute and user (docs/sentry-protocol.md §8.4). Each bucket counts as one session item, as
+ * started minute and user (docs/protocol.md §8.4). Each bucket counts as one session item, as
  * in Relay: a bucket with a bad `started` or counts is dropped alone (`invalid_json`, `timestamp`);
  * a missing or invalid `attrs.release` drops them all (`invalid_release`).
  */

@@ -2,7 +2,7 @@
  * Span readers shared by `transaction` items (their `spans` list) and `span` items (v1 standalone
  * spans and v2 containers): validation as Relay does it (ids, both timestamps, end not before start)
  * and conversion to the one row shape storage keeps (`SpanData`). Payload reference:
- * docs/sentry-protocol.md §8.2 (v1 spans) and §8.3 (v2 spans).
+ * docs/protocol.md §8.2 (v1 spans) and §8.3 (v2 spans).
  */
 import { clip, databag } from "../processing/normalize-values";
 import type { Measurement, SpanData, TransactionSpan } from "../model";

@@ -1,5 +1,5 @@
 /**
- * `span` items, both forms (docs/sentry-protocol.md §8.3):
+ * `span` items, both forms (docs/protocol.md §8.3):
  *
  * - v2 container, `content_type: application/vnd.sentry.items.span.v2+json`, payload
  *   `{"items":[…]}` with `item_count` equal to the number of items. @sentry/browser 11 streams every
@@ -23,7 +23,7 @@ export const SPAN_V2_CONTENT_TYPE = "application/vnd.sentry.items.span.v2+json";
 /** Spans older than this are beyond retention (Relay's `max_secs_in_past`). */
 const MAX_SECS_IN_PAST = 30 * 24 * 3600;
 
-/** The most spans a container may hold (docs/sentry-protocol.md §8.3). */
+/** The most spans a container may hold (docs/protocol.md §8.3). */
 const MAX_CONTAINER_SPANS = 1000;
 
 /** A container's `item_count` header as outcomes count it: a positive integer, else 1. */

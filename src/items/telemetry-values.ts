@@ -43,7 +43,7 @@ export function textOf(value: unknown): string | undefined {
 }
 
 /**
- * Relay's release rule (`validate_release`, docs/sentry-protocol.md §8.4): not empty, no newline,
+ * Relay's release rule (`validate_release`, docs/protocol.md §8.4): not empty, no newline,
  * tab, slash or backslash, not `.`, `..`, a single space or `latest`, at most 200 characters.
  */
 export function isValidRelease(release: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * `transaction` items (docs/sentry-protocol.md §8.2). Relay's `validate_transaction` decides what is
+ * `transaction` items (docs/protocol.md §8.2). Relay's `validate_transaction` decides what is
  * kept: a transaction without `timestamp` or `start_timestamp`, ending before it starts, without a
  * `contexts.trace` holding `trace_id` and `span_id`, or with a span lacking ids or times (or ending
  * before it starts) is rejected as a whole — outcome `invalid`, reason `invalid_transaction`, for

@@ -2,7 +2,7 @@
  * Telemetry beyond error events: sessions (release health), transactions and spans (performance).
  * Like events, these rows name their project by id only and are never joined to app data.
  * Times are Unix milliseconds; span and transaction times keep their sub-millisecond fraction.
- * Payload reference: docs/sentry-protocol.md §8.2–§8.4.
+ * Payload reference: docs/protocol.md §8.2–§8.4.
  */
 import type { NormalizedEvent } from "../processing/types";
 import type { OutcomeKind } from "./ingest";

@@ -1,7 +1,7 @@
 /**
  * The values grouping hashes: cleaned frame identities and parameter-free messages. Everything here
  * aims at stability — the same code path must produce the same components across releases, line
- * shifts, browsers and bundler content hashes (docs/sentry-protocol.md §9).
+ * shifts, browsers and bundler content hashes (docs/protocol.md §9).
  */
 import type { GroupingStrategy, IndexedEvent, StackFrame } from "./types";
 

@@ -1,5 +1,5 @@
 /**
- * Grouping: which issue an event belongs to. Sentry's precedence (docs/sentry-protocol.md §9):
+ * Grouping: which issue an event belongs to. Sentry's precedence (docs/protocol.md §9):
  * custom fingerprint → stack trace → exception type and value → message → fallback. The hash covers
  * the config family, the strategy and its components, so two strategies never collide.
  */

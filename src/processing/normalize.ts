@@ -2,7 +2,7 @@
  * Event normalisation: turns an SDK `event` item payload into a `NormalizedEvent`, following Relay's
  * store normalisation (`relay-event-normalization`): only a payload that is not a JSON object is
  * refused; every other problem is corrected, trimmed or dropped and recorded in `errors`.
- * Payload reference: docs/sentry-protocol.md §8.1.
+ * Payload reference: docs/protocol.md §8.1.
  */
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";

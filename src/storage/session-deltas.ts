@@ -6,7 +6,7 @@
  * A single session moves between healths as its updates arrive (ok → errored → crashed), so its
  * previous contribution is taken back and the new one added: a batch with the `init` update and
  * the `exited` update of one session adds exactly one session. Aggregates (`sessions` items) only add.
- * Counting rules: docs/sentry-protocol.md §8.4 (Relay's `SessionLike`).
+ * Counting rules: docs/protocol.md §8.4 (Relay's `SessionLike`).
  */
 import { hourOf } from "./issue-deltas";
 import { SESSION_HEALTH, type SessionAggregate, type SessionHealth, type SessionUpdate } from "../model";

@@ -62,7 +62,7 @@ describe("extractRequestCredentials: sources 1–4", () => {
   });
 });
 
-describe("extractRequestCredentials: the error rows of sentry-protocol.md §2.2", () => {
+describe("extractRequestCredentials: the error rows of docs/protocol.md §2.2", () => {
   const cases: [string, IncomingHttpHeaders, string, AppError["code"], string][] = [
     ["X-Sentry-Auth and ?sentry_key", { "x-sentry-auth": `Sentry sentry_key=${KEY}` }, `sentry_key=${KEY}`, "unauthorized", "multiple authorization payloads detected"],
     ["Basic and query", { authorization: basic(`${KEY}:x`) }, `sentry_key=${KEY}`, "unauthorized", "multiple authorization payloads detected"],

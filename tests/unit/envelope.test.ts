@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { AppError } from "../../src/errors";
 import { parseEnvelope, readEnvelopeHeader, type Envelope, type ItemHeaders } from "../../src/ingest/envelope";
 
-/** Bodies are written as JS strings of bytes (latin1), like the table in sentry-protocol.md §4.3. */
+/** Bodies are written as JS strings of bytes (latin1), like the table in docs/protocol.md §4.3. */
 const bytes = (body: string) => Buffer.from(body, "latin1");
 const parse = (body: string) => parseEnvelope(bytes(body));
 const item = (headers: ItemHeaders, payload: string) => ({ headers, payload: bytes(payload) });
@@ -22,7 +22,7 @@ function assertInvalid(body: string, cause: string | RegExp): void {
   );
 }
 
-describe("parseEnvelope: byte-level cases of sentry-protocol.md §4.3", () => {
+describe("parseEnvelope: byte-level cases of docs/protocol.md §4.3", () => {
   test("a lone header, with or without newline, has no items", () => {
     assert.deepEqual(parse("{}"), { headers: {}, items: [] });
     assert.deepEqual(parse("{}\n"), { headers: {}, items: [] });

@@ -1,7 +1,6 @@
 import Database from "better-sqlite3";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { ConstraintKind } from "../account-rows";
 
 export type Db = Database.Database;
 
@@ -58,12 +57,4 @@ function migrate(db: Db): void {
       db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(name, Date.now());
     })();
   }
-}
-
-/** Which kind of constraint an error violated, for the accounts repos' AppErrors (../account-rows.ts). */
-export function constraintKind(error: unknown): ConstraintKind | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return "unique";
-  if (code === "SQLITE_CONSTRAINT_FOREIGNKEY" || code === "SQLITE_CONSTRAINT_NOTNULL") return "missing";
-  return null;
 }

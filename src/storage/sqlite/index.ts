@@ -1,17 +1,15 @@
 import path from "node:path";
+import { appData } from "../app";
+import { sqliteDialect } from "../app/dialect";
 import type { SqliteTopology } from "../../config";
 import type { Storage } from "../types";
-import { sqliteAccounts } from "./accounts";
 import { FALLBACK_CHECKPOINT_PAGES } from "./checkpoint.main";
 import { SqliteCommitThread } from "./commit.main";
 import { openDatabase } from "./db";
 import { sqliteEvents } from "./events";
 import { sqliteIngest } from "./ingest";
 import { sqliteIssues } from "./issues";
-import { sqliteKeys } from "./keys";
-import { sqliteOrganizations } from "./organizations";
 import { sqliteOutcomes } from "./outcomes";
-import { sqliteProjects } from "./projects";
 import { sqliteRetention } from "./retention";
 import { sqliteSessions } from "./sessions";
 import { sqliteSpans } from "./spans";
@@ -44,17 +42,12 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
   const commitThread = onThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints, issueEventsMergeMs: options.issueEventsMergeMs }) : null;
   // One process owns the file, so key and project changes only need to reach this process's listeners.
   const keyListeners = new Set<() => void>();
-  const changed = <T>(result: T): T => {
-    for (const listener of keyListeners) listener();
-    return result;
-  };
-  const projects = sqliteProjects(db);
-  const keys = sqliteKeys(db);
+  const app = appData(sqliteDialect(db, () => keyListeners.forEach((listener) => listener())));
   return {
     engine: "sqlite",
-    organizations: sqliteOrganizations(db),
-    projects: { ...projects, create: async (input) => changed(await projects.create(input)) },
-    keys: { ...keys, create: async (input) => changed(await keys.create(input)) },
+    organizations: app.organizations,
+    projects: app.projects,
+    keys: app.keys,
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
     ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),
@@ -63,10 +56,13 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
     retention: sqliteRetention(db),
-    accounts: sqliteAccounts(db),
+    accounts: app.accounts,
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);
+    },
+    async ping() {
+      db.prepare("SELECT 1").get();
     },
     async close() {
       await commitThread?.close();

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AppError } from "../../errors";
-import type { IngestRecord, Project, SessionStatsRow, SessionUpdate, SpanData, Storage, TransactionPayload } from "../types";
+import { AppError } from "../../src/errors";
+import type { IngestRecord, Project, SessionStatsRow, SessionUpdate, SpanData, Storage, TransactionPayload } from "../../src/storage/types";
 import type { EngineFactory } from "./suite";
 import { withTwoProjects } from "./two-projects";
 

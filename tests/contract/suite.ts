@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { AppError } from "../../errors";
-import { eventItem } from "../../items/event";
-import type { GroupingResult, NormalizedEvent } from "../../processing/types";
-import type { IngestRecord, Project, Storage } from "../types";
+import { AppError } from "../../src/errors";
+import { eventItem } from "../../src/items/event";
+import type { GroupingResult, NormalizedEvent } from "../../src/processing/types";
+import type { IngestRecord, Project, Storage } from "../../src/storage/types";
 
 export interface EngineFactory {
   create(): Promise<Storage>;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from "node:test";
-import type { Project, Storage } from "../types";
+import type { Project, Storage } from "../../src/storage/types";
 import type { EngineFactory } from "./suite";
 
 export interface TwoProjects {

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { beforeEach, describe, it } from "node:test";
-import { readSpanContainer } from "../../items/span";
-import type { IngestRecord, Project, SpanContainerRecord, SpanData, SpanListQuery, Storage, StoredSpan } from "../types";
+import { readSpanContainer } from "../../src/items/span";
+import type { IngestRecord, Project, SpanContainerRecord, SpanData, SpanListQuery, Storage, StoredSpan } from "../../src/storage/types";
 import type { EngineFactory } from "./suite";
 import { withTwoProjects } from "./two-projects";
 

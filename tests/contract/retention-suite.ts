@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { GroupingResult, NormalizedEvent } from "../../processing/types";
-import type { IngestRecord, Project, Storage, TransactionPayload } from "../types";
+import type { GroupingResult, NormalizedEvent } from "../../src/processing/types";
+import type { IngestRecord, Project, Storage, TransactionPayload } from "../../src/storage/types";
 import type { EngineFactory } from "./suite";
 
 const DAY = 86_400_000;
