@@ -16,6 +16,7 @@ import { discardRest } from "./src/ingest/body";
 import { directIngest } from "./src/ingest/direct";
 import { handleIngest, sendIngestError, type IngestDeps } from "./src/ingest/http";
 import { DirectServer } from "./src/http/direct-server";
+import { applyPageHeaders } from "./src/http/page-headers";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
@@ -111,6 +112,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
   let stopping = false;
   const phase = (): ServerPhase => (stopping ? "stopping" : ui === "ready" ? "ready" : "starting");
   const database = databaseCheck(() => storage.ping());
+  const pageHeaderOptions = { dev: options.dev, https: config.publicUrl?.startsWith("https:") ?? false };
   const server = createServer({ connectionsCheckingInterval }, (req, res) => {
     if (isHealthRequest(req.url ?? "/")) {
       void answerHealth(req, res, phase(), database);
@@ -135,6 +137,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     // Next's handlers cannot see the socket: hand them the client address (login throttling, audit
     // log) in a header, overwriting whatever a client sent under that name.
     req.headers[CLIENT_IP_HEADER] = clientIpOf(req, config.auth.trustProxy);
+    if (!applyPageHeaders(req, res, pageHeaderOptions)) return;
     nextHandler(req, res).catch((error: unknown) => {
       // Next answers its own errors; this is a failure of Next itself. Answer, never leave the client hanging.
       void captureServerException(error, { mechanism: "next.handler" }); // logs it too

@@ -160,7 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.SELF_MONITORING === "upstream" && !c.SELF_MONITORING_DSN) {
     problems.push("SELF_MONITORING_DSN: required when SELF_MONITORING=upstream");
   }
-  if (c.REGION && c.REGION in regions) problems.push(`REGIONS: must not list this server's own region "${c.REGION}"`);
+  if (c.REGION && Object.hasOwn(regions, c.REGION)) problems.push(`REGIONS: must not list this server's own region "${c.REGION}"`);
   if (Boolean(c.PERISCOPE_ADMIN_EMAIL) !== Boolean(c.PERISCOPE_ADMIN_PASSWORD)) {
     problems.push("PERISCOPE_ADMIN_EMAIL and PERISCOPE_ADMIN_PASSWORD: set both or neither");
   }

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { prepareDatabaseFile } from "./file-mode";
 
 export type Db = Database.Database;
 
@@ -12,7 +13,7 @@ const migrationsDir = path.join(import.meta.dirname, "..", "migrations", "sqlite
  * ingest door answers 200 (group commit keeps that affordable).
  */
 export function openDatabase(file: string): Db {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") prepareDatabaseFile(file);
   const db = openConnection(file);
   migrate(db);
   return db;
