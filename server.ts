@@ -20,7 +20,6 @@ import { applyPageHeaders } from "./src/http/page-headers";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
-import { WorkerSink } from "./src/ingest/worker-sink";
 import { GroupCommitWriter } from "./src/ingest/writer";
 import { createItemRegistry } from "./src/items";
 import { createLogger } from "./src/logger";
@@ -90,23 +89,15 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const captureServerException = createServerCapture({
     config, store: storage.ingest, logger, monitoringProjectId: monitoringProject.project.id, release, root,
   });
-  // Only where the pipeline runs on this thread: the legacy ingest worker (being removed) resolves nothing.
-  const symbolication =
-    options.artifacts && !config.ingestWorker
-      ? startSymbolicator(options.artifacts, {
-          cacheBytes: config.sourceMapCacheBytes,
-          onStopped: (reason) => void captureServerException(new Error(reason), { mechanism: "symbolication.thread" }),
-        })
-      : null;
-  const sink: IngestSink = config.ingestWorker
-    ? await WorkerSink.start({
-        config,
-        logger,
-        onFault: (error) => void captureServerException(error, { mechanism: "ingest.worker" }),
+  const symbolication = options.artifacts
+    ? startSymbolicator(options.artifacts, {
+        cacheBytes: config.sourceMapCacheBytes,
+        onStopped: (reason) => void captureServerException(new Error(reason), { mechanism: "symbolication.thread" }),
       })
-    : inProcessSink(createItemRegistry(config.limits, symbolication?.symbolicator ?? null), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
+    : null;
+  const sink: IngestSink = inProcessSink(createItemRegistry(config.limits, symbolication?.symbolicator ?? null), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
   // The SQLite commit thread starts now: started by the first SDK request, that request waited for it.
-  if (!config.ingestWorker) storage.ingest.start?.();
+  storage.ingest.start?.();
 
   if (!options.dev) adoptBuiltNextConfig(root);
   const app = next({ dev: options.dev, dir: root });

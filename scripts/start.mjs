@@ -70,13 +70,13 @@ const sourceLocations = {
 
 try {
   await esbuild.build({
-    // Worker threads load their entries from beside server.mjs (src/worker-file.ts).
+    // Worker threads load their entries (every *.thread.ts) from beside server.mjs under the same
+    // name (src/threads/worker-file.ts).
     entryPoints: {
       server: path.join(root, "server.ts"),
-      "ingest-worker": path.join(root, "src", "ingest", "ingest-worker.ts"),
-      "sqlite-commit-worker": path.join(root, "src", "storage", "sqlite", "sqlite-commit-worker.ts"),
-      "sqlite-checkpoint-worker": path.join(root, "src", "storage", "sqlite", "sqlite-checkpoint-worker.ts"),
-      "sourcemap-worker": path.join(root, "src", "symbolication", "sourcemap-worker.ts"),
+      "commit.thread": path.join(root, "src", "storage", "sqlite", "commit.thread.ts"),
+      "checkpoint.thread": path.join(root, "src", "storage", "sqlite", "checkpoint.thread.ts"),
+      "sourcemap.thread": path.join(root, "src", "symbolication", "sourcemap.thread.ts"),
     },
     outdir,
     outExtension: { ".js": ".mjs" },

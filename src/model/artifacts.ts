@@ -1,6 +1,6 @@
 /**
  * Source-map artifacts uploaded by sentry-cli (artifact bundles and the older release files), as
- * the resolver reads them. Storage implements `ArtifactLookup`; src/symbolication consumes it.
+ * the resolver reads them. Storage implements `ArtifactLookup`; the source-map resolver consumes it.
  * Bytes are stored once per content hash.
  */
 

@@ -91,12 +91,6 @@ export interface IngestStore {
   start?(): void;
 }
 
-/** The write path alone, with its own connection(s): what the ingest worker thread opens. */
-export interface IngestStorage {
-  ingest: IngestStore;
-  close(): Promise<void>;
-}
-
 export interface OutcomeRepo {
   totals(projectId: string, sinceMs: number): Promise<OutcomeTotal[]>;
   /** Hourly counters of these projects in the window, for stats_v2. */

@@ -1,10 +1,10 @@
 /**
  * Answers lookups from a cache of parsed maps and the bytes sent along: the source-map thread's
- * work (sourcemap-worker.ts), a plain function so tests can run it without a thread.
+ * work (sourcemap.thread.ts), a plain function so tests can run it without a thread.
  */
 import { MapCache, type CachedMap } from "./map-cache";
 import { ParsedMap } from "./parsed-map";
-import type { LookupAnswer, MapContent, MapLookup } from "./sourcemap-protocol";
+import type { LookupAnswer, MapContent, MapLookup } from "./sourcemap.protocol";
 
 export function answerLookups(cache: MapCache, lookups: MapLookup[], contents: MapContent[]): LookupAnswer[] {
   const sent = new Map<string, CachedMap>();

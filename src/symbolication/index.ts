@@ -4,7 +4,7 @@
  * thread of its own.
  */
 import type { ArtifactLookup } from "../model";
-import { SourceMapThread } from "./sourcemap-thread";
+import { SourceMapThread } from "./sourcemap.main";
 import { Symbolicator } from "./symbolicator";
 
 export { announceArtifactsChanged } from "./presence";

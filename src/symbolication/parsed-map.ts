@@ -1,6 +1,6 @@
 /**
  * A source map parsed once and asked for many positions: runs on the source-map thread
- * (sourcemap-worker.ts), and directly in unit tests. Decoding is @jridgewell/trace-mapping's.
+ * (sourcemap.thread.ts), and directly in unit tests. Decoding is @jridgewell/trace-mapping's.
  */
 import { decodedMappings, FlattenMap, traceSegment, TraceMap } from "@jridgewell/trace-mapping";
 

@@ -3,7 +3,7 @@
  * builds of the same code, with different minified names and debug ids, group as one issue).
  * `wants` runs synchronously for every event and costs nothing for events without JavaScript frames
  * or of projects without artifacts; `resolve` is the async part: metadata through ArtifactLookup on
- * this thread, parsing and position lookups on the source-map thread (sourcemap-thread.ts).
+ * this thread, parsing and position lookups on the source-map thread (sourcemap.main.ts).
  */
 import type { ArtifactLookup } from "../model";
 import { isObject, type JsonObject } from "../processing/normalize-values";
@@ -12,8 +12,8 @@ import { applyResolved, applyUnresolved, type Resolved } from "./apply-frame";
 import { framePathOf, hasResolvableFrames, isResolvableFrame, stacktracesOf } from "./js-frames";
 import { MapLocator, note, type EventKeys, type LocatedMap } from "./locate";
 import { ArtifactPresence } from "./presence";
-import type { LookupAnswer, MapContent, MapLookup } from "./sourcemap-protocol";
-import type { MapResolver } from "./sourcemap-thread";
+import type { LookupAnswer, MapContent, MapLookup } from "./sourcemap.protocol";
+import type { MapResolver } from "./sourcemap.main";
 
 type Located = Extract<LocatedMap, { ok: true }>;
 

@@ -12,7 +12,7 @@ import { storedEventOf } from "../../src/processing/stored-event";
 import type { SourceMapNote } from "../../src/processing/types";
 import { MapCache } from "../../src/symbolication/map-cache";
 import { ParsedMap } from "../../src/symbolication/parsed-map";
-import { SourceMapThread } from "../../src/symbolication/sourcemap-thread";
+import { SourceMapThread } from "../../src/symbolication/sourcemap.main";
 import { Symbolicator } from "../../src/symbolication/symbolicator";
 import { addArtifacts, fileArtifactLookup } from "../helpers/file-artifacts";
 import { buildBundle, type JsBuild } from "../helpers/js-builds";

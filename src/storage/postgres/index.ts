@@ -1,6 +1,6 @@
 import { appData } from "../app";
 import { postgresDialect } from "../app/dialect";
-import type { IngestStorage, Storage } from "../types";
+import type { Storage } from "../types";
 import { openDatabase, type PgOptions } from "./db";
 import { upcomingDays } from "./partitions";
 import { postgresEvents } from "./events";
@@ -47,12 +47,3 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
   };
 }
 
-/**
- * Only the write path, for the ingest worker thread: a pool of its own, so ingest commits never wait
- * for connections the UI holds (and the other way round). Migrations were applied by the main storage.
- */
-export async function createPostgresIngestStorage(options: PgOptions): Promise<IngestStorage> {
-  const db = await openDatabase(options);
-  await db.partitions.ensure(db, upcomingDays(Date.now()));
-  return { ingest: postgresIngest(db, Math.max(1, Math.min(3, options.poolSize))), close: () => db.close() };
-}

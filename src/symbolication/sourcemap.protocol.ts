@@ -1,6 +1,6 @@
 /**
- * The messages between the main thread and the source-map thread (sourcemap-thread.ts is the main
- * thread's handle, sourcemap-worker.ts runs there). Maps cross as their bytes, once, when the
+ * The messages between the main thread and the source-map thread (sourcemap.main.ts is the main
+ * thread's handle, sourcemap.thread.ts runs there). Maps cross as their bytes, once, when the
  * thread does not hold them parsed yet; positions and answers are small.
  */
 import type { PositionResult } from "./parsed-map";
@@ -30,8 +30,8 @@ export type LookupAnswer =
   | { kind: "missing" }
   | { kind: "invalid"; reason: string };
 
-export type ToSourceMapThread =
-  | { type: "resolve"; id: number; lookups: MapLookup[]; contents: MapContent[] }
-  | { type: "close" };
-
-export type FromSourceMapThread = { type: "resolved"; id: number; answers: LookupAnswer[] };
+/** One request to the thread (src/threads/protocol.ts carries it); answered with a LookupAnswer per lookup. */
+export interface ResolveRequest {
+  lookups: MapLookup[];
+  contents: MapContent[];
+}

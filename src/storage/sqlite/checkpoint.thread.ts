@@ -1,15 +1,16 @@
 /**
- * The SQLite checkpoint thread (checkpoint-thread.ts): copies committed WAL frames into the database
+ * The SQLite checkpoint thread (checkpoint.main.ts): copies committed WAL frames into the database
  * file on a connection of its own, so the commit thread never stops to do it. PASSIVE never waits
  * for the writer or for readers; it copies what it can and the next round copies the rest.
  */
 import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { CHECKPOINT_THREAD_NAME, type CheckpointThreadData, type FromCheckpointThread, type ToCheckpointThread } from "./checkpoint-protocol";
+import type { FromThread, ToThread } from "../../threads/protocol";
+import { CHECKPOINT_THREAD_NAME, type CheckpointRequest, type CheckpointThreadData } from "./checkpoint.protocol";
 import { nameThisThread } from "../../thread-name";
 import { openConnection, openInThread } from "./db";
 
-if (!parentPort) throw new Error("sqlite-checkpoint-worker.ts runs only as a worker thread (see checkpoint-thread.ts)");
+if (!parentPort) throw new Error("checkpoint.thread.ts runs only as a worker thread (see checkpoint.main.ts)");
 const port = parentPort;
 nameThisThread(CHECKPOINT_THREAD_NAME);
 const { file, intervalMs } = workerData as CheckpointThreadData;
@@ -35,9 +36,9 @@ function checkpoint(): void {
     lastReported = "";
   } catch (error) {
     // Reported once per distinct failure, not every round: the other connections' own checkpoints
-    // keep the WAL bounded meanwhile (checkpoint-thread.ts).
+    // keep the WAL bounded meanwhile (checkpoint.main.ts).
     const message = error instanceof Error ? error.message : String(error);
-    if (message !== lastReported) port.postMessage({ type: "failed", message } satisfies FromCheckpointThread);
+    if (message !== lastReported) port.postMessage({ type: "notice", message } satisfies FromThread<never>);
     lastReported = message;
   }
   timer = setTimeout(checkpoint, pause);
@@ -59,8 +60,8 @@ function lowerPriority(): void {
   }
 }
 
-// Only SqliteCheckpointThread posts here, so the messages are ToCheckpointThread by construction.
-port.on("message", (message: ToCheckpointThread) => {
+// Only SqliteCheckpointThread posts here, so the messages are ToThread<CheckpointRequest> by construction.
+port.on("message", (message: ToThread<CheckpointRequest>) => {
   if (message.type !== "close") return;
   clearTimeout(timer);
   db.close();

@@ -12,10 +12,8 @@ export interface CommitThreadData {
   issueEventsMergeMs?: number;
 }
 
-/** Main thread → commit thread. */
-export type ToCommitThread = { type: "commit"; id: number; records: HandedRecord[] } | { type: "close" };
+/** A request to the commit thread (src/threads/protocol.ts): one batch, committed durably before it is answered. */
+export type CommitRequest = HandedRecord[];
 
-/** Commit thread → main thread. */
-export type FromCommitThread =
-  | { type: "done"; id: number; results: IngestRecordResult[] }
-  | { type: "failed"; id: number; message: string };
+/** Its answer: a result per record handed, in their order. */
+export type CommitResponse = IngestRecordResult[];

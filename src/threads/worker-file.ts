@@ -3,8 +3,8 @@ import { Worker, type WorkerOptions } from "node:worker_threads";
 
 /**
  * Starts a worker thread from its entry module, named without extension relative to the caller
- * (`new URL("./ingest-worker", import.meta.url)`): beside the bundle under `npm start`, which builds
- * each worker as an entry of its own into the directory of server.mjs (scripts/start.mjs), or the
+ * (`new URL("./commit.thread", import.meta.url)`): beside the bundle under `npm start`, which builds
+ * each `*.thread.ts` as an entry of its own into the directory of server.mjs (scripts/start.mjs), or the
  * TypeScript beside the caller under tsx (tests, `npm run dev`). tsx's hooks do not reach worker
  * threads by themselves, so there the worker first registers them through tsx's API.
  */

@@ -1,10 +1,12 @@
 /**
- * Span containers (SpanContainerRecord) are read where their spans are written: on the SQLite commit
- * thread, off the ingest thread that is the limit at capacity (docs/performance.md); every other
- * store reads them at the start of its commit. Either way a container answers as one record.
+ * Reading span containers (SpanContainerRecord) is the span item's work (span.ts), but it runs where
+ * their spans are written: on the SQLite commit thread, off the main thread that is the limit at
+ * capacity (docs/performance.md, docs/adr/0009-sqlite-span-groups.md); every other store reads them
+ * at the start of its commit. Stores call readSpanContainers and nothing else of the item module
+ * for it. Either way a container answers as one record.
  */
-import { readSpanContainer } from "../items/span";
-import type { IngestRecordResult, ReadIngestRecord, SpanContainerRecord } from "./types";
+import type { IngestRecordResult, ReadIngestRecord, SpanContainerRecord } from "../model";
+import { readSpanContainer } from "./span";
 
 export interface ContainersRead<T> {
   records: T[];
