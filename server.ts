@@ -16,6 +16,7 @@ import { discardRest } from "./src/ingest/body";
 import { directIngest } from "./src/ingest/direct";
 import { handleIngest, sendIngestError, type IngestDeps } from "./src/ingest/http";
 import { DirectServer } from "./src/http/direct-server";
+import { BufferBudget } from "./src/ingest/budget";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
@@ -95,6 +96,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
       return publicUrl;
     },
     keys,
+    budget: new BufferBudget(config.buffers),
     sink,
     logger,
     captureServerException,
@@ -134,6 +136,8 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     headersTimeoutMs: config.http.headersTimeoutMs,
     requestTimeoutMs: config.http.requestTimeoutMs,
     keepAliveTimeoutMs: server.keepAliveTimeout,
+    maxConnectionsPerAddress: config.http.maxConnectionsPerAddress,
+    headersTimeoutUnderPressureMs: config.http.headersTimeoutUnderPressureMs,
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -174,6 +178,7 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
       await closed;
       const { answered, handedOver } = direct.counts;
       logger.info(`Ingest requests answered straight off the socket: ${answered}; connections handed to node:http: ${handedOver}`);
+      if (direct.refusedConnections > 0) logger.info(`Connections closed for MAX_CONNECTIONS_PER_ADDRESS: ${direct.refusedConnections}`);
       await sink.close();
       await app.close();
       await storage.close();
