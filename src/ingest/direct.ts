@@ -4,6 +4,7 @@ import type { DirectAnswer, DirectRequest } from "../http/direct-server";
 import type { RequestHead } from "../http/request-head";
 import type { Credentials } from "./auth";
 import { decodeBody } from "./body";
+import type { BufferLease } from "./budget";
 import { admitIngest, errorAnswer, ingestAnswer, type IngestDeps, type IngestRequestHead } from "./http";
 import { matchIngestRoute, type IngestRoute } from "./route";
 
@@ -32,8 +33,9 @@ export function directIngest(deps: IngestDeps): (head: RequestHead) => DirectReq
 }
 
 class DirectIngestRequest implements DirectRequest {
-  private lease: ReturnType<IngestDeps["budget"]["lease"]> | null = null;
+  private lease: BufferLease | null = null;
   private credentials: Credentials | null = null;
+  private ingestHead: IngestRequestHead | null = null;
 
   constructor(
     private readonly head: RequestHead,
@@ -79,12 +81,13 @@ class DirectIngestRequest implements DirectRequest {
   }
 
   private requestHead(socket: Socket): IngestRequestHead {
-    return {
+    this.ingestHead ??= {
       method: this.head.method,
       url: this.head.target,
       headers: this.head.headers,
       client: { address: socket.remoteAddress, userAgent: this.head.headers["user-agent"] },
     };
+    return this.ingestHead;
   }
 }
 
