@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { NextConfig } from "next";
-import { PHASE_DEVELOPMENT_SERVER } from "next/constants";
 
 /**
  * Turbopack resolves only inside its root. A git worktree may share another checkout's
@@ -23,30 +22,12 @@ function workspaceRoot(): string {
 
 /**
  * Security headers on every response Next sends (pages, route handlers, the REST API; the ingest
- * door in server.ts answers by itself and never serves HTML).
- *
- * script-src needs 'unsafe-inline': the App Router streams its RSC payload in inline <script> tags,
- * and per-request nonces would need a proxy on every request. What the policy does rule out is any
- * script, frame, form target or connection to another origin — the self-monitoring SDK posts only
- * to the same-origin /monitoring tunnel, which connect-src 'self' allows.
+ * door in server.ts answers by itself and never serves HTML). The Content-Security-Policy, with its
+ * per-request script nonce, HSTS and the API's Cache-Control are set in server.ts before Next
+ * sees the request (src/http/page-headers.ts).
  */
-function securityHeaders(dev: boolean): { key: string; value: string }[] {
-  const csp = [
-    "default-src 'self'",
-    // Development only: React's dev build evaluates code, and live reload talks over a websocket.
-    `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    `connect-src 'self'${dev ? " ws: wss:" : ""}`,
-    "worker-src 'self' blob:",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
+function securityHeaders(): { key: string; value: string }[] {
   return [
-    { key: "Content-Security-Policy", value: csp },
     { key: "X-Frame-Options", value: "DENY" },
     { key: "X-Content-Type-Options", value: "nosniff" },
     // Invite links carry their secret in the path: never send a path to another origin.
@@ -56,8 +37,7 @@ function securityHeaders(dev: boolean): { key: string; value: string }[] {
   ];
 }
 
-export default function config(phase: string): NextConfig {
-  const dev = phase === PHASE_DEVELOPMENT_SERVER;
+export default function config(): NextConfig {
   return {
     // Native modules: must be required at runtime, never bundled.
     serverExternalPackages: ["better-sqlite3", "argon2"],
@@ -75,7 +55,7 @@ export default function config(phase: string): NextConfig {
     turbopack: { root: workspaceRoot() },
     outputFileTracingRoot: workspaceRoot(),
     async headers() {
-      return [{ source: "/:path*", headers: securityHeaders(dev) }];
+      return [{ source: "/:path*", headers: securityHeaders() }];
     },
   };
 }

@@ -5,7 +5,7 @@
  * docs/adr/0008-direct-ingest-path.md); every other connection is node:http's.
  * `tsx server.ts` serves a production build; `tsx server.ts --dev` runs Next in development mode.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -17,10 +17,10 @@ import { directIngest } from "./src/ingest/direct";
 import { handleIngest, sendIngestError, type IngestDeps } from "./src/ingest/http";
 import { DirectServer } from "./src/http/direct-server";
 import { BufferBudget } from "./src/ingest/budget";
+import { applyPageHeaders } from "./src/http/page-headers";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
-import { WorkerSink } from "./src/ingest/worker-sink";
 import { GroupCommitWriter } from "./src/ingest/writer";
 import { createItemRegistry } from "./src/items";
 import { createLogger } from "./src/logger";
@@ -34,6 +34,8 @@ import { createOwner, needsSetup } from "./src/services/accounts/users";
 import { newSecret } from "./src/auth/secrets";
 import { CLIENT_IP_HEADER, clientIpOf } from "./src/ingest/client-ip";
 import { createStorage } from "./src/storage";
+import { databaseLabel } from "./src/database-label";
+import { answerHealth, answerNotReady, databaseCheck, isHealthRequest, type ServerPhase } from "./src/http/readiness";
 
 const root = path.resolve(import.meta.dirname);
 
@@ -53,9 +55,16 @@ function publicUrlOf(config: Config, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-export async function startServer(config: Config, options: { dev: boolean }): Promise<RunningServer> {
+export interface StartOptions {
+  dev: boolean;
+  /** Awaited after the port is bound and before Next is prepared: the test hook that holds the UI back. */
+  beforeUi?: () => Promise<void>;
+}
+
+export async function startServer(config: Config, options: StartOptions): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const storage = await createStorage(config, logger);
+  logger.info(`Database: ${databaseLabel(config)}`);
   const defaults = await ensureDefaults(storage);
   const monitoringProject = await ensureMonitoringProject(storage, defaults.organization);
   const setupToken = newSecret();
@@ -74,15 +83,9 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   const captureServerException = createServerCapture({
     config, store: storage.ingest, logger, monitoringProjectId: monitoringProject.project.id, release, root,
   });
-  const sink: IngestSink = config.ingestWorker
-    ? await WorkerSink.start({
-        config,
-        logger,
-        onFault: (error) => void captureServerException(error, { mechanism: "ingest.worker" }),
-      })
-    : inProcessSink(createItemRegistry(config.limits), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
+  const sink: IngestSink = inProcessSink(createItemRegistry(config.limits), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
   // The SQLite commit thread starts now: started by the first SDK request, that request waited for it.
-  if (!config.ingestWorker) storage.ingest.start?.();
+  storage.ingest.start?.();
 
   if (!options.dev) adoptBuiltNextConfig(root);
   const app = next({ dev: options.dev, dir: root });
@@ -105,7 +108,18 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   // Node checks the header and request timeouts only every connectionsCheckingInterval (30 s by
   // default); check often enough that a slow client is cut off close to its deadline.
   const connectionsCheckingInterval = Math.max(250, Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs) / 4);
+  // The port is bound before Next is prepared (≈ 1 s), so SDKs are served at once; until then every
+  // other request gets 503 + Retry-After: Next would reject it and leave it without an answer.
+  let ui: "preparing" | "ready" | "failed" = "preparing";
+  let stopping = false;
+  const phase = (): ServerPhase => (stopping ? "stopping" : ui === "ready" ? "ready" : "starting");
+  const database = databaseCheck(() => storage.ping());
+  const pageHeaderOptions = { dev: options.dev, https: config.publicUrl?.startsWith("https:") ?? false };
   const server = createServer({ connectionsCheckingInterval }, (req, res) => {
+    if (isHealthRequest(req.url ?? "/")) {
+      void answerHealth(req, res, phase(), database);
+      return;
+    }
     let route: IngestRoute | null;
     try {
       route = matchIngestRoute(req.url ?? "/");
@@ -118,10 +132,24 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
       void handleIngest(req, res, route, deps);
       return;
     }
+    if (ui !== "ready") {
+      answerNotReady(req, res, ui === "preparing" ? "starting" : "failed");
+      return;
+    }
     // Next's handlers cannot see the socket: hand them the client address (login throttling, audit
     // log) in a header, overwriting whatever a client sent under that name.
     req.headers[CLIENT_IP_HEADER] = clientIpOf(req, config.auth.trustProxy);
-    void nextHandler(req, res);
+    if (!applyPageHeaders(req, res, pageHeaderOptions)) return;
+    nextHandler(req, res).catch((error: unknown) => {
+      // Next answers its own errors; this is a failure of Next itself. Answer, never leave the client hanging.
+      void captureServerException(error, { mechanism: "next.handler" }); // logs it too
+      if (!res.headersSent) {
+        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+        res.end("internal server error\n");
+      } else {
+        res.destroy();
+      }
+    });
   });
   // Slow clients must not hold sockets forever (slowloris): bounded header and request time, and a
   // cap on open connections so they cannot exhaust file descriptors.
@@ -156,7 +184,38 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
     monitoring: monitoringSetup(config, { organization: defaults.organization, ...monitoringProject }, url, release),
     captureServerException,
   });
-  await app.prepare();
+  logger.info(`Listening at ${url}; preparing the UI (pages answer 503 until it is ready)`);
+
+  let stopped: Promise<void> | null = null;
+  const stop = () => {
+    stopping = true;
+    stopped ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      direct.closeIdleConnections();
+      await closed;
+      const { answered, handedOver } = direct.counts;
+      logger.info(`Ingest requests answered straight off the socket: ${answered}; connections handed to node:http: ${handedOver}`);
+      if (direct.refusedConnections > 0) logger.info(`Connections closed for MAX_CONNECTIONS_PER_ADDRESS: ${direct.refusedConnections}`);
+      await sink.close();
+      // After a failed prepare there may be nothing of Next's to close, and its error was reported already.
+      await (ui === "failed" ? app.close().catch(() => undefined) : app.close());
+      await storage.close();
+      setRuntime(null);
+    })();
+    return stopped;
+  };
+
+  try {
+    await options.beforeUi?.();
+    await withoutConfigTiming(() => app.prepare());
+  } catch (error) {
+    // Requests meanwhile get 503 (answerNotReady), not silence; the caller reports the error and exits.
+    ui = "failed";
+    await stop();
+    throw error;
+  }
+  ui = "ready";
   // Next's live reload (dev) talks over a websocket upgrade on the same port.
   if (options.dev) {
     const upgrade = app.getUpgradeHandler();
@@ -168,28 +227,12 @@ export async function startServer(config: Config, options: { dev: boolean }): Pr
   if (await needsSetup(storage)) {
     logger.info(`No account exists yet: open ${url}/setup?token=${setupToken} to create the owner account`);
   }
-
-  let stopping: Promise<void> | null = null;
-  const stop = () => {
-    stopping ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      direct.closeIdleConnections();
-      await closed;
-      const { answered, handedOver } = direct.counts;
-      logger.info(`Ingest requests answered straight off the socket: ${answered}; connections handed to node:http: ${handedOver}`);
-      if (direct.refusedConnections > 0) logger.info(`Connections closed for MAX_CONNECTIONS_PER_ADDRESS: ${direct.refusedConnections}`);
-      await sink.close();
-      await app.close();
-      await storage.close();
-      setRuntime(null);
-    })();
-    return stopping;
-  };
   return { server, url, stop };
 }
 
 export async function main(): Promise<void> {
+  // No anonymous usage telemetry to Vercel from a self-hosted server (scripts/start.mjs sets it for the build too).
+  process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   let config: Config;
   try {
     config = loadConfig();
@@ -200,7 +243,12 @@ export async function main(): Promise<void> {
     }
     throw error;
   }
-  const running = await startServer(config, { dev: process.argv.includes("--dev") });
+  // Test builds only (ENABLE_TEST_HOOKS): hold the UI back until a file exists, to test the window before it is ready.
+  const holdUiUntil = config.testHooks ? process.env.TEST_HOOK_HOLD_UI_UNTIL : undefined;
+  const running = await startServer(config, {
+    dev: process.argv.includes("--dev"),
+    beforeUi: holdUiUntil ? () => untilFileExists(holdUiUntil) : undefined,
+  });
   process.on("unhandledRejection", (reason) => {
     // peekRuntime: during shutdown the runtime is gone, and a throw in this handler would crash the process.
     void peekRuntime()?.captureServerException(reason, { mechanism: "process.unhandledRejection" });
@@ -219,6 +267,30 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     console.error(error instanceof Error && error.name === "DatabaseStartupError" ? error.message : error);
     process.exit(1);
   });
+}
+
+/**
+ * Runs `fn` without Next's "✓ Running next.config took 1.6ms" line, which its router prints at every
+ * start whatever the log level (even for the config the build recorded, adoptBuiltNextConfig): the
+ * console says what Periscope does. Every other line passes.
+ */
+async function withoutConfigTiming<T>(fn: () => Promise<T>): Promise<T> {
+  const log = console.log;
+  console.log = (...args: unknown[]) => {
+    if (args.length === 1 && typeof args[0] === "string" && /^\S+ Running next\.config\S* took \S+$/.test(args[0])) return;
+    log(...args);
+  };
+  try {
+    return await fn();
+  } finally {
+    console.log = log;
+  }
+}
+
+/** Resolves once `file` exists; rejects if it says "fail", to test a UI that cannot be prepared. */
+async function untilFileExists(file: string): Promise<void> {
+  while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (readFileSync(file, "utf8").trim() === "fail") throw new Error(`preparing the UI failed on purpose (TEST_HOOK_HOLD_UI_UNTIL=${file} says "fail")`);
 }
 
 /**

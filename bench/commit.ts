@@ -23,7 +23,7 @@ import { createSqliteStorage, SQLITE_FILE_NAME } from "../src/storage/sqlite";
 import { openDatabase } from "../src/storage/sqlite/db";
 import { handOver, type HandedRecord } from "../src/storage/sqlite/commit-records";
 import { spanGroupsOf } from "../src/storage/sqlite/span-groups";
-import { readSpanContainers } from "../src/storage/span-containers";
+import { readSpanContainers } from "../src/items/span-containers";
 import { sqliteCommitter, sqliteIngest } from "../src/storage/sqlite/ingest";
 import type { IngestRecord } from "../src/model";
 import { REQUEST_KINDS, renderBody, templatesOfKind } from "./kinds";

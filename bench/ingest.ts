@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main,worker --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR --keep-data --compare DIR --pairs 3 --disk-probe 5]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR --keep-data --compare DIR --pairs 3 --disk-probe 5]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
@@ -7,9 +7,9 @@
  * the bare server's requests/s, one row per storage engine.
  * Afterwards every acknowledged event id is looked up in the database, so "accepted" means committed.
  * Periscope is started as `npm start` runs it (scripts/start.mjs), and its idle RSS is read `--idle`
- * seconds after it is ready, before any load. `--ingest` picks where the pipeline runs, one row per
- * entry: SQLite commits on their own thread (commit-thread, the default, as `npm start` runs it),
- * everything on the main thread (main), or on the ingest worker thread (worker).
+ * seconds after it is ready, before any load. `--ingest` picks where SQLite commits run, one row per
+ * entry: on their own thread (commit-thread, the default, as `npm start` runs it) or inline on the
+ * main thread (main); on PostgreSQL both are the one PostgreSQL topology (src/config.ts IngestTopology).
  * After each Periscope row it prints each server thread's busy share of one core over the run (on
  * Linux, by the names the server gives its threads: src/thread-name.ts), to show which stage is the limit.
  * `--compare DIR` alternates this checkout's server with the one in DIR (another checkout with its
@@ -32,9 +32,8 @@ import { parseArgs } from "node:util";
 import { makeTemplate, median, openConnections, paceWarning, percentile, ratesBySlice, runLoad, SLICE_SECONDS, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
 import { probeFsync, SLOW_FSYNC_MS } from "./disk";
-import { INGEST_THREAD_NAME } from "../src/ingest/worker-protocol";
-import { CHECKPOINT_THREAD_NAME } from "../src/storage/sqlite/checkpoint-protocol";
-import { COMMIT_THREAD_NAME } from "../src/storage/sqlite/commit-protocol";
+import { CHECKPOINT_THREAD_NAME } from "../src/storage/sqlite/checkpoint.protocol";
+import { COMMIT_THREAD_NAME } from "../src/storage/sqlite/commit.protocol";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -95,7 +94,7 @@ function statCpuSeconds(stat: string): number {
 const cpuSeconds = (pid: number): number => statCpuSeconds(readFileSync(`/proc/${pid}/stat`, "utf8"));
 
 /** Threads the server names itself (src/thread-name.ts); the rest are V8's and libuv's helpers. */
-const NAMED_THREADS = new Set([COMMIT_THREAD_NAME, CHECKPOINT_THREAD_NAME, INGEST_THREAD_NAME]);
+const NAMED_THREADS = new Set([COMMIT_THREAD_NAME, CHECKPOINT_THREAD_NAME]);
 
 /** CPU seconds so far per thread of a process: "main", each named thread, and "other" for the rest together. */
 function threadCpuSeconds(pid: number): Map<string, number> {
@@ -272,14 +271,15 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
-/** Where the pipeline runs (src/config.ts): each is the server environment that selects it. */
+/**
+ * Where SQLite commits run (src/config.ts IngestTopology): each is the server environment that
+ * selects it. PostgreSQL has one topology and refuses SQLite's settings, so there it gets none.
+ */
 const INGEST_MODES = {
   // Everything on the main thread, the commit included.
-  main: { INGEST_WORKER: "false", SQLITE_COMMIT_THREAD: "false" },
-  // The default: SQLite commits on their own thread (on PostgreSQL the same as main).
-  "commit-thread": { INGEST_WORKER: "false", SQLITE_COMMIT_THREAD: "true" },
-  // Parse, normalise, group and commit on the ingest worker thread.
-  worker: { INGEST_WORKER: "true", SQLITE_COMMIT_THREAD: "false" },
+  main: { SQLITE_COMMIT_THREAD: "false" },
+  // The default: SQLite commits on their own thread.
+  "commit-thread": {},
 } as const;
 type IngestMode = keyof typeof INGEST_MODES;
 
@@ -353,7 +353,7 @@ async function runPeriscope(
     const periscope = await startProcess(
       // --cpu-prof DIR: a V8 CPU profile of each Periscope server, written when it stops.
       [...(args["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(args["cpu-prof"])] : []), "scripts/start.mjs"],
-      { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", ...INGEST_MODES[mode], ...target.env },
+      { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", ...(engine === "sqlite" ? INGEST_MODES[mode] : {}), ...target.env },
       /Default project DSN: (\S+)/,
       cwd,
     );

@@ -43,7 +43,7 @@ function processAll(bodies: Buffer[]): IngestRecord[][] {
 
 const channel = new MessageChannel();
 
-/** Hands the records over in batches as commit-thread.ts does; the count of records received. */
+/** Hands the records over in batches as commit.main.ts does; the count of records received. */
 function handOff(processed: IngestRecord[][]): number {
   let received = 0;
   for (let start = 0; start < processed.length; start += HAND_OFF_BATCH) {

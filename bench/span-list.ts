@@ -86,7 +86,7 @@ async function pages(storage: Storage, query: Omit<SpanListQuery, "cursor">, cou
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), "periscope-bench-spans-"));
-const storage = createSqliteStorage(dir, { commitThread: false });
+const storage = createSqliteStorage(dir, { topology: { engine: "sqlite", commits: "inline" } });
 try {
   const organization = await storage.organizations.create({ slug: "bench", name: "Bench" });
   const create = (slug: string) => storage.projects.create({ organizationId: organization.id, slug, name: slug, platform: "javascript" });

@@ -27,13 +27,21 @@ const root = path.resolve(import.meta.dirname, "..");
 const outdir = path.join(root, ".next", "periscope-server");
 const outfile = path.join(outdir, "server.mjs");
 
+// Next's anonymous usage telemetry stays off (its notice would be the first thing a newcomer reads);
+// set here, it reaches the build below and the server this process runs. An explicit value wins.
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
 if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
   console.log("No production build found: building the UI first (this takes a minute, once).");
-  const build = spawnSync("npx", ["next", "build"], { cwd: root, stdio: "inherit" });
+  const started = Date.now();
+  // Next's route table means nothing to someone starting Periscope: its output is shown only on failure.
+  const build = spawnSync("npx", ["next", "build"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
   if (build.status !== 0) {
-    console.error("The build failed; see the output above.");
+    process.stderr.write(`${build.stdout ?? ""}${build.stderr ?? ""}`);
+    console.error(`The build failed (${build.error?.message ?? (build.signal ? `killed by ${build.signal}` : `exit code ${build.status}`)}); its output is above.`);
     process.exit(1);
   }
+  console.log(`Built the UI in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
 /**
@@ -62,12 +70,12 @@ const sourceLocations = {
 
 try {
   await esbuild.build({
-    // Worker threads load their entries from beside server.mjs (src/worker-file.ts).
+    // Worker threads load their entries (every *.thread.ts) from beside server.mjs under the same
+    // name (src/threads/worker-file.ts).
     entryPoints: {
       server: path.join(root, "server.ts"),
-      "ingest-worker": path.join(root, "src", "ingest", "ingest-worker.ts"),
-      "sqlite-commit-worker": path.join(root, "src", "storage", "sqlite", "sqlite-commit-worker.ts"),
-      "sqlite-checkpoint-worker": path.join(root, "src", "storage", "sqlite", "sqlite-checkpoint-worker.ts"),
+      "commit.thread": path.join(root, "src", "storage", "sqlite", "commit.thread.ts"),
+      "checkpoint.thread": path.join(root, "src", "storage", "sqlite", "checkpoint.thread.ts"),
     },
     outdir,
     outExtension: { ".js": ".mjs" },

@@ -34,13 +34,14 @@ const schema = z.object({
   MAX_ENVELOPE_ITEMS: z.coerce.number().int().positive().default(1000),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   HEADERS_TIMEOUT_UNDER_PRESSURE_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
-  // Default depends on INGEST_WORKER and SQLITE_COMMIT_THREAD (below).
+  // Default depends on the ingest topology (below).
   WRITER_FLUSH_MS: z.coerce.number().int().min(0).max(1000).optional(),
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
-  INGEST_WORKER: z.enum(["true", "false", "1", "0"]).default("false"),
-  SQLITE_COMMIT_THREAD: z.enum(["true", "false", "1", "0"]).default("true"),
-  // 2 ms: the checkpoint thread runs at the lowest priority, so short rounds fill the idle time between commits (adr/0006).
-  SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(2),
+  // Removed (docs/adr/0012-one-ingest-topology.md); still parsed so that `true` is refused by name.
+  INGEST_WORKER: z.enum(["true", "false", "1", "0"]).optional(),
+  // Both optional: set on PostgreSQL, or an interval with inline commits, they contradict the topology (below).
+  SQLITE_COMMIT_THREAD: z.enum(["true", "false", "1", "0"]).optional(),
+  SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SELF_MONITORING: z.enum(["local", "off", "upstream"]).default("local"),
   SELF_MONITORING_DSN: z
@@ -93,21 +94,8 @@ export interface Config {
     /** The header timeout while more than half of maxConnections are open. */
     headersTimeoutUnderPressureMs: number;
   };
-  /**
-   * Parse, normalise, group and commit on a worker thread with its own database connection (true),
-   * or on the main thread beside HTTP and the UI (false).
-   */
-  ingestWorker: boolean;
-  /**
-   * SQLite: ingest commits run on a thread of their own (src/storage/sqlite/commit-thread.ts). Always
-   * false on PostgreSQL and with the ingest worker, which commits on its own thread.
-   */
-  sqliteCommitThread: boolean;
-  /**
-   * With the commit thread: pause between WAL checkpoints on a thread of their own
-   * (src/storage/sqlite/checkpoint-thread.ts); null: the commit connection checkpoints by itself.
-   */
-  sqliteCheckpointIntervalMs: number | null;
+  /** Which threads ingest runs on (IngestTopology). */
+  ingest: IngestTopology;
   writer: {
     flushMs: number;
     /** Records queued but not committed before ingest answers 503 with Retry-After. */
@@ -145,6 +133,25 @@ export interface Config {
   };
 }
 
+/**
+ * Which threads ingest runs on: one setting, so no combination of flags can contradict another
+ * (docs/adr/0012-one-ingest-topology.md). HTTP and envelope processing always run on the main thread.
+ * - SQLite, commits on the commit thread (the default; src/storage/sqlite/commit.main.ts), with WAL
+ *   checkpoints on a thread of their own this many ms apart (null: the commit connection checkpoints).
+ * - SQLite, commits inline on the main thread: for comparison in tests and benchmarks, and for
+ *   single-core machines, where a second thread only adds hand-over cost.
+ * - PostgreSQL: commits on the main thread, overlapping over the pool (the server does the work).
+ */
+export type IngestTopology =
+  | { engine: "sqlite"; commits: "thread"; checkpointIntervalMs: number | null }
+  | { engine: "sqlite"; commits: "inline" }
+  | { engine: "postgres" };
+
+export type SqliteTopology = Extract<IngestTopology, { engine: "sqlite" }>;
+
+/** 2 ms: the checkpoint thread runs at the lowest priority, so short rounds fill the idle time between commits (adr/0006). */
+const DEFAULT_CHECKPOINT_INTERVAL_MS = 2;
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
@@ -168,7 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.SELF_MONITORING === "upstream" && !c.SELF_MONITORING_DSN) {
     problems.push("SELF_MONITORING_DSN: required when SELF_MONITORING=upstream");
   }
-  if (c.REGION && c.REGION in regions) problems.push(`REGIONS: must not list this server's own region "${c.REGION}"`);
+  if (c.REGION && Object.hasOwn(regions, c.REGION)) problems.push(`REGIONS: must not list this server's own region "${c.REGION}"`);
   if (Boolean(c.PERISCOPE_ADMIN_EMAIL) !== Boolean(c.PERISCOPE_ADMIN_PASSWORD)) {
     problems.push("PERISCOPE_ADMIN_EMAIL and PERISCOPE_ADMIN_PASSWORD: set both or neither");
   }
@@ -180,14 +187,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`MAX_BUFFERED_BYTES_PER_ADDRESS: must be at least MAX_REQUEST_BYTES + MAX_ENVELOPE_BYTES (${largestRequest})`);
   }
   if (totalBuffers < perAddressBuffers) problems.push(`MAX_BUFFERED_BYTES: must be at least MAX_BUFFERED_BYTES_PER_ADDRESS (${perAddressBuffers})`);
+  const ingest = ingestTopology(c, problems);
   if (problems.length > 0) throw new ConfigError(problems);
-  const ingestWorker = c.INGEST_WORKER === "true" || c.INGEST_WORKER === "1";
-  // The ingest worker commits on its own thread already; the commit thread is for SQLite only.
-  const sqliteCommitThread = !c.DATABASE_URL && !ingestWorker && (c.SQLITE_COMMIT_THREAD === "true" || c.SQLITE_COMMIT_THREAD === "1");
-  // Where the commit does not block the thread that gathers batches (the ingest worker, the commit
-  // thread), batches gather while the previous commit runs and no timer is needed; where it does, a
-  // 2 ms wait gathers concurrent requests (docs/adr/0003-ingest-worker-thread.md, 0004-sqlite-commit-thread.md).
-  const commitOverlaps = ingestWorker || sqliteCommitThread;
+  // Where the commit does not block the thread that gathers batches (the commit thread), batches
+  // gather while the previous commit runs and no timer is needed; where it does, a 2 ms wait gathers
+  // concurrent requests (docs/adr/0004-sqlite-commit-thread.md).
+  const commitOverlaps = ingest.engine === "sqlite" && ingest.commits === "thread";
   return {
     port: c.PORT,
     host: c.HOST,
@@ -207,9 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxConnectionsPerAddress: c.MAX_CONNECTIONS_PER_ADDRESS,
       headersTimeoutUnderPressureMs: Math.min(c.HEADERS_TIMEOUT_UNDER_PRESSURE_MS, c.HEADERS_TIMEOUT_MS),
     },
-    ingestWorker,
-    sqliteCommitThread,
-    sqliteCheckpointIntervalMs: sqliteCommitThread && c.SQLITE_CHECKPOINT_INTERVAL_MS > 0 ? c.SQLITE_CHECKPOINT_INTERVAL_MS : null,
+    ingest,
     writer: { flushMs: c.WRITER_FLUSH_MS ?? (commitOverlaps ? 0 : 2), maxPending: c.WRITER_MAX_PENDING },
     logLevel: c.LOG_LEVEL,
     selfMonitoring:
@@ -236,6 +239,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           : null,
     },
   };
+}
+
+/** The one ingest topology from its settings; a setting that contradicts the others is a problem named by it. */
+function ingestTopology(c: z.infer<typeof schema>, problems: string[]): IngestTopology {
+  if (c.INGEST_WORKER === "true" || c.INGEST_WORKER === "1") {
+    problems.push("INGEST_WORKER: the ingest worker thread was removed (docs/adr/0012-one-ingest-topology.md); unset it");
+  }
+  if (c.DATABASE_URL) {
+    for (const name of ["SQLITE_COMMIT_THREAD", "SQLITE_CHECKPOINT_INTERVAL_MS"] as const) {
+      if (c[name] !== undefined) problems.push(`${name}: applies to SQLite only, but DATABASE_URL selects PostgreSQL; unset one of them`);
+    }
+    return { engine: "postgres" };
+  }
+  if (c.SQLITE_COMMIT_THREAD === "false" || c.SQLITE_COMMIT_THREAD === "0") {
+    if (c.SQLITE_CHECKPOINT_INTERVAL_MS) {
+      problems.push("SQLITE_CHECKPOINT_INTERVAL_MS: the checkpoint thread needs the commit thread, which SQLITE_COMMIT_THREAD=false turns off; set it to 0 or unset it");
+    }
+    return { engine: "sqlite", commits: "inline" };
+  }
+  const interval = c.SQLITE_CHECKPOINT_INTERVAL_MS ?? DEFAULT_CHECKPOINT_INTERVAL_MS;
+  return { engine: "sqlite", commits: "thread", checkpointIntervalMs: interval > 0 ? interval : null };
 }
 
 /** `REGIONS=us=https://us.example.com,eu=https://eu.example.com` → { us: ..., eu: ... }. */

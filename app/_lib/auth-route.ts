@@ -31,7 +31,8 @@ export async function readAuthRequest(request: Request): Promise<AuthRequest | n
   } catch {
     return null;
   }
-  const fields: Record<string, string> = {};
+  // Null prototype: field names are the client's (`__proto__`, `constructor`).
+  const fields = Object.create(null) as Record<string, string>;
   if (type.startsWith("application/json")) {
     let body: unknown;
     try {

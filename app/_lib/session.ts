@@ -28,11 +28,25 @@ export async function currentPrincipal(): Promise<SessionPrincipal | null> {
   return principal?.kind === "session" ? principal : null;
 }
 
-/** Where to come back after signing in: only a path on this site, never `//host` or a scheme. */
+const BASE = "http://periscope.invalid";
+
+/**
+ * Where to come back after signing in: only a path on this site, never `//host` or a scheme. The
+ * path comes back as the URL parser serialises it (percent-encoded ASCII), because a `Location`
+ * header cannot carry characters above U+00FF (`next=/。evil.com` made the redirect throw).
+ */
 export function safeNextPath(value: string | null | undefined): string | null {
   if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
   if (/[\u0000-\u001f\\]/.test(value)) return null;
-  return value;
+  let url: URL;
+  try {
+    url = new URL(value, BASE);
+  } catch {
+    return null;
+  }
+  if (url.origin !== BASE) return null;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith("//") ? null : path;
 }
 
 export function loginHref(next: string | null): string {

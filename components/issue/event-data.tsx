@@ -60,7 +60,7 @@ export function Contexts({ contexts }: { contexts: NormalizedEvent["contexts"] }
       {entries.map(([key, value]) => (
         <Card key={key} className="overflow-hidden">
           <h3 className="border-b border-line bg-surface-2 px-3 py-1.5 text-xs font-semibold">
-            {contextTitles[key] ?? key}
+            {(Object.hasOwn(contextTitles, key) ? contextTitles[key] : undefined) ?? key}
           </h3>
           <KeyValueTable rows={Object.entries(value).filter(([field]) => field !== "type").map(([field, v]) => [field, formatValue(v)])} />
         </Card>

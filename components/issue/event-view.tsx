@@ -34,6 +34,11 @@ export function EventView({ view, organizationSlug, now }: { view: IssueEventVie
       <aside className="space-y-6">
         <Section title="Tags" id="issue-tags">
           <TagDistributionList tags={view.tags} filterHref={filterHref} />
+          {view.moreTagKeys > 0 ? (
+            <p className="mt-3 text-xs text-subtle" data-testid="more-tag-keys">
+              {view.moreTagKeys.toLocaleString("en-US")} more tag keys not shown
+            </p>
+          ) : null}
         </Section>
         <Section title="Issue" id="issue-meta">
           <Card className="overflow-hidden">
@@ -89,6 +94,16 @@ function EventNavigation({ view, event, organizationSlug, now }: { view: IssueEv
   );
 }
 
+/** Says that normalisation left items out (EVENT_LIMITS), so a short list is not mistaken for all of them. */
+function TrimmedNote({ count, what }: { count: number | undefined; what: string }) {
+  if (!count) return null;
+  return (
+    <p className="mt-2 text-xs text-subtle" data-testid="trimmed-note">
+      {count.toLocaleString("en-US")} {what} omitted (the event carried more than this page keeps)
+    </p>
+  );
+}
+
 function EventBody({ event, filterHref }: { event: StoredEvent; filterHref: (key: string, value: string) => string }) {
   const payload = event.payload;
   const hasException = payload.exception.length > 0;
@@ -107,11 +122,13 @@ function EventBody({ event, filterHref }: { event: StoredEvent; filterHref: (key
       {payload.tags.length > 0 ? (
         <Section title="Tags" id="event-tags">
           <EventTags tags={payload.tags} filterHref={filterHref} />
+          <TrimmedNote count={payload.trimmed?.tags} what="tags" />
         </Section>
       ) : null}
       {payload.breadcrumbs.length > 0 ? (
         <Section title="Breadcrumbs" id="breadcrumbs" aside={<span className="text-xs text-subtle">{payload.breadcrumbs.length} · newest first</span>}>
           <Breadcrumbs breadcrumbs={payload.breadcrumbs} />
+          <TrimmedNote count={payload.trimmed?.breadcrumbs} what="older breadcrumbs" />
         </Section>
       ) : null}
       {payload.request ? (
@@ -139,10 +156,15 @@ function EventBody({ event, filterHref }: { event: StoredEvent; filterHref: (key
           <SdkBlock sdk={payload.sdk} />
         </Section>
       ) : null}
-      {payload.errors.length > 0 ? (
+      {payload.errors.length > 0 || payload.trimmed ? (
         <Section title="Processing notes" id="processing">
           <Card className="overflow-hidden">
-            <KeyValueTable rows={payload.errors.map((note) => [note.type, [note.name, note.value === undefined ? undefined : JSON.stringify(note.value)].filter(Boolean).join(" = ")])} />
+            <KeyValueTable
+              rows={[
+                ...Object.entries(payload.trimmed ?? {}).map(([name, count]): [string, string] => ["trimmed", `${name}: ${count.toLocaleString("en-US")} left out`]),
+                ...payload.errors.map((note): [string, string] => [note.type, [note.name, note.value === undefined ? undefined : JSON.stringify(note.value)].filter(Boolean).join(" = ")]),
+              ]}
+            />
           </Card>
         </Section>
       ) : null}

@@ -1,6 +1,6 @@
 import type { ExceptionValue } from "@/src/processing/types";
 import { Card, Pill } from "../ui";
-import { StackTrace } from "./stack-trace";
+import { StackTraceView } from "./stack-trace";
 
 /** The thrown exception first, then what caused it (the protocol lists them oldest first). */
 export function ExceptionChain({ exceptions }: { exceptions: ExceptionValue[] }) {
@@ -22,7 +22,7 @@ export function ExceptionChain({ exceptions }: { exceptions: ExceptionValue[] })
               {exception.module ? <p className="mt-1 font-mono text-xs text-subtle">{exception.module}</p> : null}
             </div>
             {exception.stacktrace && exception.stacktrace.frames.length > 0 ? (
-              <StackTrace frames={exception.stacktrace.frames} />
+              <StackTraceView stacktrace={exception.stacktrace} />
             ) : (
               <p className="px-4 py-3 text-xs text-subtle">No stack trace was sent with this exception.</p>
             )}

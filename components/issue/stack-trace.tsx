@@ -1,18 +1,35 @@
-import type { StackFrame } from "@/src/processing/types";
+import type { StackFrame, Stacktrace } from "@/src/processing/types";
 import { formatValue } from "../format";
 import { KeyValueTable, Pill } from "../ui";
 
 type FrameRun = { inApp: boolean; frames: StackFrame[] };
+
+/** The stack, with a marker where normalisation cut frames from the middle of a long one. */
+export function StackTraceView({ stacktrace }: { stacktrace: Stacktrace }) {
+  const omitted = stacktrace.frames_omitted;
+  if (!omitted) return <StackTrace frames={stacktrace.frames} />;
+  const [start, end] = omitted;
+  // Newest first: the frames after the cut are listed above the marker.
+  return (
+    <>
+      <StackTrace frames={stacktrace.frames.slice(start)} />
+      <p className="border-y border-line bg-surface-2 px-4 py-1.5 text-xs text-muted" data-testid="frames-omitted">
+        {(end - start).toLocaleString("en-US")} frames omitted: the first {start} and the last {stacktrace.frames.length - start} were kept
+      </p>
+      <StackTrace frames={stacktrace.frames.slice(0, start)} openNewest={false} />
+    </>
+  );
+}
 
 /**
  * Frames newest first (the protocol sends them oldest first). When the trace has in-app frames,
  * runs of library frames between them fold into one "N more frames" toggle, as Sentry does; the
  * newest in-app frame opens with its source context.
  */
-export function StackTrace({ frames }: { frames: StackFrame[] }) {
+export function StackTrace({ frames, openNewest = true }: { frames: StackFrame[]; openNewest?: boolean }) {
   const newestFirst = [...frames].reverse();
   const hasInApp = newestFirst.some((frame) => frame.in_app === true);
-  const openIndex = Math.max(0, hasInApp ? newestFirst.findIndex((frame) => frame.in_app === true) : 0);
+  const openIndex = !openNewest ? -1 : Math.max(0, hasInApp ? newestFirst.findIndex((frame) => frame.in_app === true) : 0);
   const runs: FrameRun[] = [];
   newestFirst.forEach((frame) => {
     const inApp = !hasInApp || frame.in_app === true;

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { getRuntime } from "@/src/runtime";
+import { listKeys } from "@/src/services/keys/list-keys";
 import { dsnFor } from "@/src/services/projects/dsn";
 import type { Project } from "@/src/model";
 import { keysHref } from "../app-shell";
@@ -32,7 +33,7 @@ export function NoMatchingIssues({ project, base, filtered, status }: { project:
 /** No event has ever arrived: the DSN and setup snippets are the next step. */
 export async function WaitingForEvents({ project, organizationSlug }: { project: Project; organizationSlug: string }) {
   const { storage, publicUrl } = getRuntime();
-  const key = (await storage.keys.listByProject(project.id)).find((candidate) => candidate.isActive);
+  const key = (await listKeys(storage, project)).find((candidate) => candidate.isActive);
   return (
     <div className="px-4 py-8 sm:px-8" data-testid="waiting-for-events">
       <div className="mx-auto max-w-3xl">

@@ -1,6 +1,7 @@
 "use client";
 
 import * as Sentry from "@sentry/react";
+import { scrubEventPaths } from "@/src/monitoring/route-names";
 import type { MonitoringSetup } from "@/src/monitoring/setup";
 
 let initialised = false;
@@ -9,6 +10,8 @@ let initialised = false;
  * Starts Periscope's own browser SDK: errors (global handlers and the error boundaries), sessions,
  * client reports and performance spans (page loads, navigations, fetches, web vitals). Everything is
  * posted to the same-origin tunnel; the browser never talks to another origin for monitoring.
+ * Every span, event and breadcrumb has this app's paths turned into route names first
+ * (`/organizations/:org/issues`): the monitoring project must not learn other organisations' slugs.
  */
 function initMonitoring(setup: MonitoringSetup): void {
   if (initialised || typeof window === "undefined") return;
@@ -22,8 +25,14 @@ function initMonitoring(setup: MonitoringSetup): void {
     integrations: [Sentry.browserTracingIntegration()],
     tracesSampleRate: 1,
     sendClientReports: true,
-    // Test builds only: lets the tests drop an event on purpose and see the client report counted.
-    beforeSend: marker ? (event) => (JSON.stringify([event.message, event.exception]).includes(marker) ? null : event) : undefined,
+    beforeSend: (event) => {
+      // Test builds only: lets the tests drop an event on purpose and see the client report counted.
+      if (marker && JSON.stringify([event.message, event.exception]).includes(marker)) return null;
+      return scrubEventPaths(event);
+    },
+    beforeSendSpan: (span) => scrubEventPaths(span),
+    beforeSendTransaction: (event) => scrubEventPaths(event),
+    beforeBreadcrumb: (breadcrumb) => scrubEventPaths(breadcrumb),
   });
 }
 

@@ -8,7 +8,7 @@ import { sameSecret } from "../auth/secrets";
 import { AppError } from "../errors";
 import type { Principal } from "../services/accounts/access";
 import { authenticateApiToken, authenticateSession } from "../services/accounts/authenticate";
-import type { Storage } from "../storage/types";
+import type { Runtime } from "../runtime";
 
 /** Django REST framework's wording, which Sentry answers with and its clients recognise. */
 export const NOT_AUTHENTICATED = "Authentication credentials were not provided.";
@@ -32,7 +32,7 @@ function bearerOf(request: Request): string | null {
  * state-changing request without the session's CSRF token. Cookies ride along on cross-site
  * requests; the CSRF token, readable only by our own pages, proves the request came from one of them.
  */
-export async function authenticateRequest(request: Request, storage: Storage, now: number): Promise<Principal> {
+export async function authenticateRequest(request: Request, storage: Runtime["storage"], now: number): Promise<Principal> {
   const bearer = bearerOf(request);
   if (bearer !== null) {
     const principal = await authenticateApiToken(storage, bearer, now);

@@ -33,7 +33,8 @@ function liftFilters(query: string): { filters: LiftedFilters; text: string } {
     const key = filter?.[1];
     const value = filter?.[2] === undefined ? undefined : unquote(filter[2]);
     if (key === "is" && value !== undefined) {
-      const status = STATUS_OF_IS[value];
+      // hasOwn: `is:constructor` must be an unsupported filter, not Object.prototype's property.
+      const status = Object.hasOwn(STATUS_OF_IS, value) ? STATUS_OF_IS[value] : undefined;
       if (!status) throw new AppError("bad_request", `invalid query: unsupported filter is:${value}`);
       filters.status = status;
     } else if ((key === "level" || key === "release" || key === "environment") && value !== undefined) {

@@ -1,8 +1,9 @@
 import { AppError } from "../errors";
-import type { Access } from "../services/accounts/access";
-import { requireProject, visibleProjects } from "../services/accounts/access";
 import type { Project } from "../model";
-import type { Storage } from "../storage/types";
+import type { Runtime } from "../runtime";
+import { visibleProjects, type Access } from "../services/accounts/access";
+import { listProjects } from "../services/projects/list-projects";
+import { visibleProject } from "../services/projects/visible-project";
 import { projectIdsOf } from "./issue-query";
 
 /**
@@ -10,8 +11,8 @@ import { projectIdsOf } from "./issue-query";
  * may see). A project the caller's teams do not own is answered exactly like one that does not
  * exist (400 "unknown project id"), so the answer reveals nothing about it.
  */
-export async function requestedProjects(storage: Storage, request: Request, access: Access): Promise<Project[]> {
-  const visible = visibleProjects(access, await storage.projects.listByOrganization(access.organization.id));
+export async function requestedProjects(storage: Runtime["storage"], request: Request, access: Access): Promise<Project[]> {
+  const visible = visibleProjects(access, await listProjects(storage, access.organization));
   const onlyIds = projectIdsOf(new URL(request.url));
   if (onlyIds === null) return visible;
   const known = new Set(visible.map((project) => project.id));
@@ -22,9 +23,6 @@ export async function requestedProjects(storage: Storage, request: Request, acce
 }
 
 /** `{project}` in a path (slug or numeric id) in the caller's organisation; 404 unless the caller may see it. */
-export async function projectInPath(storage: Storage, access: Access, slugOrId: string): Promise<Project> {
-  const project =
-    (await storage.projects.getBySlug(access.organization.id, slugOrId)) ??
-    (/^\d+$/.test(slugOrId) ? await storage.projects.getById(slugOrId) : null);
-  return requireProject(access, project);
+export function projectInPath(storage: Runtime["storage"], access: Access, slugOrId: string): Promise<Project> {
+  return visibleProject(storage, access, slugOrId);
 }

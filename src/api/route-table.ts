@@ -1,6 +1,6 @@
 /**
- * Every `/api/0` route Periscope serves, in one list, with what it takes to call it. Route handlers
- * can only be written through `apiRoute`/`userRoute` (src/api/route.ts), which look their rule up
+ * Every `/api/0` route Periscope serves, in one list, with what it takes to call it. Route files
+ * can only declare their handlers through `apiRoutes` (src/api/route.ts), which looks each rule up
  * here, and the authorisation matrix test (tests/integration/authz-matrix.test.ts) is generated from
  * this list and checked against the route files on disk, so a route cannot be added unprotected.
  *
@@ -14,7 +14,9 @@
  */
 import type { Scope } from "../auth/scopes";
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** The methods route files export; Next derives HEAD from GET and answers OPTIONS itself. */
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type RouteRule =
   | { level: "organization"; scope: Scope }

@@ -2,7 +2,9 @@
  * What every admin command shares: its streams, the storage the server uses (chosen from the same
  * DATA_DIR / DATABASE_URL environment), and checking an email address the way the services do.
  */
-import { loadConfig } from "../config";
+import { existsSync } from "node:fs";
+import { loadConfig, type Config } from "../config";
+import { databaseLabel, sqliteFileOf } from "../database-label";
 import { newUserInput } from "../services/accounts/users";
 import { createStorage } from "../storage";
 import type { Storage } from "../storage/types";
@@ -52,14 +54,36 @@ export function print(stream: NodeJS.WritableStream, line: string): void {
   stream.write(`${line}\n`);
 }
 
-/** Opens the installation's storage (migrating it as the server would), runs `work`, closes it. */
-export async function withStorage<T>(context: CliContext, work: (storage: Storage) => Promise<T>): Promise<T> {
-  const storage = await createStorage(loadConfig(context.env));
+/**
+ * Opens the installation's storage (migrating it as the server would), runs `work`, closes it.
+ * A SQLite file that does not exist yet is created only for `createsDatabase` (`user create`, the
+ * first account before the server's first start); any other command refuses, so that one run without
+ * the server's DATA_DIR does not leave an empty ./data behind. Without DATA_DIR and DATABASE_URL it
+ * says on stderr which database it opened (stdout stays the command's output).
+ */
+export async function withStorage<T>(context: CliContext, work: (storage: Storage) => Promise<T>, options: { createsDatabase?: boolean } = {}): Promise<T> {
+  const config = loadConfig(context.env);
+  const implicit = !context.env.DATA_DIR && !context.env.DATABASE_URL;
+  const missing = config.database.engine === "sqlite" && !existsSync(sqliteFileOf(config.dataDir));
+  if (missing && !options.createsDatabase) throw new Error(noDatabase(config, implicit));
+  if (implicit) {
+    const how = missing ? "a new database: DATA_DIR and DATABASE_URL are not set, so the default ./data" : "DATA_DIR and DATABASE_URL are not set: the default ./data";
+    print(context.stderr, `Database: ${databaseLabel(config)} (${how})`);
+  }
+  const storage = await createStorage(config);
   try {
     return await work(storage);
   } finally {
     await storage.close();
   }
+}
+
+function noDatabase(config: Config, implicit: boolean): string {
+  const file = sqliteFileOf(config.dataDir);
+  return implicit
+    ? `no database at ${file}: DATA_DIR and DATABASE_URL are not set, and the default ./data holds none. ` +
+        "Run the command with the server's environment (DATA_DIR=<the server's data directory> or DATABASE_URL=postgres://...)."
+    : `no database at ${file}: is DATA_DIR the server's data directory? (Only \`periscope user create\` makes a new one.)`;
 }
 
 /** Lower-cased and trimmed, as accounts store it; a UsageError naming the flag otherwise. */

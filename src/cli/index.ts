@@ -37,6 +37,7 @@ function help(): string {
     "",
     "The commands read the same environment as the server: DATA_DIR (the SQLite installation, default",
     "./data) or DATABASE_URL (PostgreSQL). Run them on the server machine with the server's environment.",
+    "Only `user create` makes a new SQLite database; the others refuse a DATA_DIR that holds none.",
     "Exit codes: 0 done, 1 the operation failed, 2 the command line is wrong.",
   ].join("\n");
 }

@@ -97,7 +97,7 @@ function contentCodings(header: string | undefined): Coding[] {
     .map((token) => token.trim().toLowerCase())
     .filter((token) => !identity.has(token));
   return names.reverse().map((name) => {
-    const decoder = decoders[name];
+    const decoder = Object.hasOwn(decoders, name) ? decoders[name] : undefined;
     if (decoder) return { name, decoder };
     if (name === "zstd") {
       throw new AppError(

@@ -8,7 +8,8 @@ import type { GroupCommitWriter } from "./writer";
 /**
  * What the door hands on once a request is authenticated and framed: the items (or the legacy store
  * body) and their context. Everything after this point (JSON parsing, normalising, grouping, the
- * commit) happens where the sink runs it: on this thread, or on the ingest worker thread.
+ * commit) happens on the main thread; on SQLite the commit itself runs on the commit thread
+ * (docs/adr/0012-one-ingest-topology.md).
  */
 export type IngestJob =
   | { kind: "envelope"; items: EnvelopeItem[]; context: ItemContext }

@@ -33,7 +33,7 @@ const NUMERIC_ID = /^\d{1,19}$/;
 const REGION = /^[a-z0-9-]{1,32}$/;
 const FORWARD_TIMEOUT_MS = 10_000;
 const MAX_UPSTREAM_BODY = 64 * 1024;
-const RELAYED_HEADERS = ["retry-after", "x-sentry-rate-limits", "content-type"];
+const RELAYED_HEADERS = ["retry-after", "x-sentry-rate-limits"];
 
 function single(query: URLSearchParams, name: string, pattern: RegExp, what: string): string | null {
   const values = query.getAll(name);
@@ -83,7 +83,8 @@ export async function tunnel(req: IncomingMessage, client: IngestClient, route: 
   }
 
   if (target.r !== null && target.r !== deps.config.region) {
-    const base = deps.config.regions[target.r];
+    // hasOwn: `r=constructor` passes the name pattern and must not find Object.prototype's property.
+    const base = Object.hasOwn(deps.config.regions, target.r) ? deps.config.regions[target.r] : undefined;
     if (!base) throw new AppError("bad_request", `unknown region "${target.r}": this server forwards only to ${listRegions(deps)}`);
     if (hostOf(dsn) !== new URL(base).host) {
       throw new AppError("forbidden", `DSN not allowed: it names host ${hostOf(dsn)}, not region "${target.r}" (${new URL(base).host})`);
@@ -105,7 +106,11 @@ function listRegions(deps: IngestDeps): string {
   return names.length > 0 ? names.map((name) => `"${name}"`).join(", ") : "no other region (REGIONS is empty)";
 }
 
-/** Posts the same bytes to a URL that came from config, and relays the answer the SDK needs. */
+/**
+ * Posts the same bytes to a URL that came from config, and relays the answer the SDK needs: status,
+ * rate-limit headers and a JSON body. Any other body is dropped and the type is always ours, so an
+ * upstream (or whatever answers at its address) cannot serve HTML on this origin.
+ */
 async function forward(url: string, body: Buffer): Promise<TunnelResult> {
   let response: Response;
   try {
@@ -119,16 +124,23 @@ async function forward(url: string, body: Buffer): Promise<TunnelResult> {
   } catch (error) {
     throw new AppError("bad_gateway", `could not forward the envelope: ${new URL(url).host} did not answer`, [String(error)]);
   }
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { "content-type": "application/json", "x-content-type-options": "nosniff" };
   for (const name of RELAYED_HEADERS) {
     const value = response.headers.get(name);
     if (value !== null) headers[name] = value;
   }
   const upstreamBody = Buffer.from(await response.arrayBuffer());
-  return {
-    kind: "forwarded",
-    status: response.status,
-    headers,
-    body: upstreamBody.length > MAX_UPSTREAM_BODY ? upstreamBody.subarray(0, MAX_UPSTREAM_BODY) : upstreamBody,
-  };
+  return { kind: "forwarded", status: response.status, headers, body: jsonBodyOf(response.headers.get("content-type"), upstreamBody) };
+}
+
+/** The upstream's body when it is a JSON document within the size bound, else an empty object. */
+function jsonBodyOf(contentType: string | null, body: Buffer): Buffer {
+  const empty = Buffer.from("{}");
+  if (body.length > MAX_UPSTREAM_BODY || !/^application\/json\b/i.test(contentType ?? "")) return empty;
+  try {
+    JSON.parse(body.toString("utf8"));
+    return body;
+  } catch {
+    return empty;
+  }
 }

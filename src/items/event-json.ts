@@ -27,7 +27,7 @@ const BREADCRUMBS_KEY = Buffer.from('"breadcrumbs"');
 const DROP_DISPLAY_PARTS = `SELECT CASE WHEN json_valid(t, 1) THEN json_remove(t, '$.breadcrumbs', '$.extra', '$.modules') END
   FROM (SELECT CAST(? AS TEXT) AS t)`;
 
-// One per thread (the main thread, or each ingest worker), opened on first use: a statement with no
+// Opened on first use, on the thread that processes envelopes: a statement with no
 // tables, so the database holds nothing.
 let dropDisplayParts: Statement<[Buffer], string | null> | undefined;
 

@@ -54,7 +54,7 @@ export function createItemRegistry(limits: { maxEventBytes: number }): ItemRegis
       if (known) return known;
       let processor = unsupported.get(type);
       if (!processor) {
-        processor = unsupportedItem(CATEGORY_BY_TYPE[type] ?? "unknown");
+        processor = unsupportedItem((Object.hasOwn(CATEGORY_BY_TYPE, type) ? CATEGORY_BY_TYPE[type] : undefined) ?? "unknown");
         if (unsupported.size < 64) unsupported.set(type, processor);
       }
       return processor;

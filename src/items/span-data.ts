@@ -4,7 +4,7 @@
  * and conversion to the one row shape storage keeps (`SpanData`). Payload reference:
  * docs/protocol.md §8.2 (v1 spans) and §8.3 (v2 spans).
  */
-import { clip, databag } from "../processing/normalize-values";
+import { clip, databag, setOwn } from "../processing/normalize-values";
 import type { Measurement, SpanData, TransactionSpan } from "../model";
 import { hexIdOf, isObject, textOf, timestampOf, type JsonObject } from "./telemetry-values";
 
@@ -56,7 +56,7 @@ export function measurementsOf(raw: unknown): Record<string, Measurement> {
   for (const [name, entry] of Object.entries(raw)) {
     if (!isObject(entry) || typeof entry.value !== "number" || !Number.isFinite(entry.value)) continue;
     if (!/^[a-z0-9_.-]{1,64}$/i.test(name)) continue;
-    out[name.toLowerCase()] = { value: entry.value, unit: textOf(entry.unit) ?? "none" };
+    setOwn(out, name.toLowerCase(), { value: entry.value, unit: textOf(entry.unit) ?? "none" });
   }
   return out;
 }
@@ -114,7 +114,7 @@ function attributesOf(raw: unknown): { attributes: Record<string, unknown>; meas
     const attribute = raw[key];
     if (!isObject(attribute) || !("value" in attribute)) continue;
     const value = databag(attribute.value);
-    attributes[key] = value;
+    setOwn(attributes, key, value);
     if (typeof value === "number" && key.startsWith(WEB_VITAL_PREFIX)) {
       const vital = WEB_VITAL.exec(key)?.[1];
       if (vital !== undefined) measurements[vital] = value;

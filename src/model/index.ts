@@ -7,3 +7,4 @@ export * from "./ingest";
 export * from "./issues";
 export * from "./projects";
 export * from "./telemetry";
+export * from "./artifacts";

@@ -144,8 +144,9 @@ export type TelemetryRecord =
 
 /**
  * A v2 span container not read yet: where the store reads it (the SQLite commit thread) its JSON
- * is parsed and its spans built off the ingest thread; other stores read it at the start of their
- * commit (src/storage/span-containers.ts). It becomes span records and their outcomes.
+ * is parsed and its spans built off the main thread; other stores read it at the start of their
+ * commit. The reading is the span item's code (src/items/span-containers.ts); storage only calls
+ * it. It becomes span records and their outcomes.
  */
 export interface SpanContainerRecord {
   kind: "span_container";

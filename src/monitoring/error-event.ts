@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { originalPosition } from "./source-maps";
+import { routeNameOf, scrubAppPaths } from "./route-names";
 
 export interface ServerErrorContext {
   /** Next.js's digest for errors rendered on the server; shown to the user on the fallback page. */
@@ -73,7 +74,8 @@ function exceptionValues(error: unknown, root: string, mechanism: string) {
     const isError = item instanceof Error;
     return {
       type: isError ? item.name : "Error",
-      value: isError ? item.message : String(item),
+      // A message may quote a path of this app (with another organisation's slug): route names only.
+      value: scrubAppPaths(isError ? item.message : String(item)),
       stacktrace: isError ? { frames: parseV8Stack(item.stack, root) } : undefined,
       mechanism: index === chain.length - 1 ? { type: mechanism, handled: false } : { type: "chained", handled: false },
     };
@@ -95,7 +97,8 @@ export function serverErrorEvent(error: unknown, context: ServerErrorContext, me
     environment: "production",
     exception: { values: exceptionValues(error, meta.root, context.mechanism) },
     tags,
-    ...(context.path ? { request: { url: context.path, method: context.method } } : {}),
+    // The route name, not the path: the monitoring project must not learn other organisations' slugs.
+    ...(context.path ? { request: { url: routeNameOf(context.path), method: context.method } } : {}),
     contexts: { runtime: { name: "node", version: process.version } },
     sdk: { name: "periscope.server", version: meta.release.split("@")[1] ?? "0" },
   };

@@ -15,8 +15,8 @@ export type CaptureServerException = (error: unknown, context: ServerErrorContex
 export function createServerCapture(options: {
   config: Config;
   /**
-   * The main thread's own ingest store, not the ingest sink: a report that the ingest worker died
-   * must not depend on that worker (rare, so one commit per report is fine).
+   * The ingest store itself, not the ingest sink: a report is records already, and rare, so one
+   * commit per report is fine.
    */
   store: Pick<IngestStore, "commit">;
   logger: Logger;

@@ -37,7 +37,7 @@ function variableOf(entry: string): string | undefined {
   const tag = /^tags\.(.+)$/i.exec(name);
   if (tag) return `tags.${tag[1]}`;
   const lower = name.toLowerCase();
-  return ALIASES[lower] ?? lower;
+  return (Object.hasOwn(ALIASES, lower) ? ALIASES[lower] : undefined) ?? lower;
 }
 
 const ALIASES: Record<string, string> = {

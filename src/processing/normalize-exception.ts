@@ -2,14 +2,15 @@
  * The `exception` interface: `{values: [...]}` or a bare list, oldest → newest, frames caller → callee.
  * See https://develop.sentry.dev/sdk/data-model/event-payloads/exception/ and .../stacktrace/.
  */
-import type { ExceptionValue, Mechanism, StackFrame } from "./types";
+import { bothEnds, EVENT_LIMITS } from "./limits";
+import type { ExceptionValue, Mechanism, StackFrame, Stacktrace } from "./types";
 import {
   boolOf,
   clip,
   compact,
-  databag,
   isObject,
   naturalOf,
+  noteBag,
   Notes,
   objectBag,
   stringOf,
@@ -24,8 +25,13 @@ const MAX_CONTEXT_LINES = 5;
 
 export function normalizeExceptions(raw: unknown, notes: Notes): ExceptionValue[] {
   const out: ExceptionValue[] = [];
-  valuesOf(raw, "exception", notes).forEach((item, index) => {
-    const value = isObject(item) ? exceptionValue(item, `exception.values.${index}`, notes) : undefined;
+  const values = valuesOf(raw, "exception", notes);
+  const { kept, omitted } = bothEnds(values, EVENT_LIMITS.exceptions);
+  if (omitted) notes.trim("exception.values", omitted[1] - omitted[0]);
+  const allowances = frameAllowances(kept);
+  kept.forEach((item, keptIndex) => {
+    const index = omitted && keptIndex >= omitted[0] ? keptIndex + omitted[1] - omitted[0] : keptIndex;
+    const value = isObject(item) ? exceptionValue(item, `exception.values.${index}`, allowances[keptIndex]!, notes) : undefined;
     // Relay discards values with neither `type` nor `value`: there is nothing to show or group by.
     if (value && (value.type !== undefined || value.value !== undefined)) out.push(value);
     else notes.add("invalid_data", `exception.values.${index}`);
@@ -33,34 +39,62 @@ export function normalizeExceptions(raw: unknown, notes: Notes): ExceptionValue[
   return out;
 }
 
-function exceptionValue(raw: JsonObject, path: string, notes: Notes): ExceptionValue {
-  const stacktrace = stacktraceOf(raw.stacktrace, `${path}.stacktrace`, notes);
+/**
+ * How many frames each exception's stack may keep: the per-stack limit, within a budget for the
+ * whole event that the newest exceptions (the thrown one last) draw on first.
+ */
+function frameAllowances(values: unknown[]): number[] {
+  const allowances: number[] = new Array<number>(values.length).fill(0);
+  let left = EVENT_LIMITS.framesPerEvent;
+  for (let i = values.length - 1; i >= 0; i--) {
+    const allowance = Math.min(EVENT_LIMITS.framesPerStack, left);
+    allowances[i] = allowance;
+    left -= Math.min(allowance, sentFrameCount(values[i]));
+  }
+  return allowances;
+}
+
+function sentFrameCount(value: unknown): number {
+  const stacktrace = isObject(value) ? value.stacktrace : undefined;
+  const frames = isObject(stacktrace) ? stacktrace.frames : stacktrace;
+  return Array.isArray(frames) ? frames.length : 0;
+}
+
+function exceptionValue(raw: JsonObject, path: string, maxFrames: number, notes: Notes): ExceptionValue {
+  const stacktrace = stacktraceOf(raw.stacktrace, `${path}.stacktrace`, maxFrames, notes);
   return compact<ExceptionValue>({
     type: textField(raw.type, 256, `${path}.type`, notes),
     value: textField(raw.value, MAX_VALUE, `${path}.value`, notes),
     module: textField(raw.module, 256, `${path}.module`, notes),
-    stacktrace: stacktrace && stacktrace.length > 0 ? { frames: stacktrace } : undefined,
+    stacktrace: stacktrace && stacktrace.frames.length > 0 ? stacktrace : undefined,
     mechanism: mechanismOf(raw.mechanism, `${path}.mechanism`, notes),
   });
 }
 
-function stacktraceOf(raw: unknown, path: string, notes: Notes): StackFrame[] | undefined {
+/**
+ * A stack longer than the limit keeps its first and last frames (the entry point and where it
+ * failed) and says which were cut in `frames_omitted`, so the page can show "N frames omitted".
+ */
+function stacktraceOf(raw: unknown, path: string, maxFrames: number, notes: Notes): Stacktrace | undefined {
   if (raw === undefined || raw === null) return undefined;
   const frames = isObject(raw) ? raw.frames : raw;
   if (!Array.isArray(frames)) {
     notes.add("invalid_data", path);
     return undefined;
   }
+  const { kept, omitted } = bothEnds(frames, maxFrames);
+  if (omitted) notes.trim(`${path}.frames`, omitted[1] - omitted[0]);
   const out: StackFrame[] = [];
-  frames.forEach((item, index) => {
+  kept.forEach((item, keptIndex) => {
+    const index = omitted && keptIndex >= omitted[0] ? keptIndex + omitted[1] - omitted[0] : keptIndex;
     const frame = isObject(item) ? frameOf(item, `${path}.frames.${index}`, notes) : undefined;
     // A frame needs something to locate it by; Relay drops the rest.
     if (frame && (frame.filename ?? frame.function ?? frame.abs_path ?? frame.instruction_addr) !== undefined) {
       out.push(frame);
     }
   });
-  if (out.length < frames.length) notes.add("invalid_data", `${path}.frames`, frames.length - out.length);
-  return out;
+  if (out.length < kept.length) notes.add("invalid_data", `${path}.frames`, kept.length - out.length);
+  return omitted ? { frames: out, frames_omitted: omitted } : { frames: out };
 }
 
 function frameOf(raw: JsonObject, path: string, notes: Notes): StackFrame {
@@ -80,7 +114,7 @@ function frameOf(raw: JsonObject, path: string, notes: Notes): StackFrame {
     pre_context: contextLines(raw.pre_context, (lines) => lines.slice(-MAX_CONTEXT_LINES)),
     post_context: contextLines(raw.post_context, (lines) => lines.slice(0, MAX_CONTEXT_LINES)),
     in_app: boolOf(raw.in_app),
-    vars: isObject(raw.vars) ? (databag(raw.vars) as JsonObject) : undefined,
+    vars: isObject(raw.vars) ? (noteBag(raw.vars, `${path}.vars`, notes) as JsonObject) : undefined,
     instruction_addr: addressOf(raw.instruction_addr),
   });
 }

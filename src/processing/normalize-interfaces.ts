@@ -3,14 +3,18 @@
  * to the one form `NormalizedEvent` allows. Schema: https://getsentry.github.io/relay/relay_event_schema/protocol/
  */
 import { isIP } from "node:net";
+import { EVENT_LIMITS } from "./limits";
 import { LEVELS, type Breadcrumb, type EventRequest, type EventUser, type Level, type LogEntry, type SdkInfo } from "./types";
 import {
+  bagBudget,
   clip,
   compact,
   databag,
   isObject,
+  noteBag,
   Notes,
   objectBag,
+  setOwn,
   stringOf,
   textField,
   timestampOf,
@@ -19,7 +23,7 @@ import {
 } from "./normalize-values";
 
 const MAX_MESSAGE = 8192;
-const MAX_BREADCRUMBS = 100;
+const MAX_BREADCRUMBS = EVENT_LIMITS.breadcrumbs;
 
 /** Relay's level parser: the five levels plus the aliases SDKs and logging libraries send. */
 const LEVEL_ALIASES: Record<string, Level> = { warn: "warning", critical: "fatal", log: "info" };
@@ -27,7 +31,7 @@ const LEVEL_ALIASES: Record<string, Level> = { warn: "warning", critical: "fatal
 export function levelOf(raw: unknown): Level | undefined {
   if (typeof raw !== "string") return undefined;
   const name = raw.trim().toLowerCase();
-  return (LEVELS as readonly string[]).includes(name) ? (name as Level) : LEVEL_ALIASES[name];
+  return (LEVELS as readonly string[]).includes(name) ? (name as Level) : Object.hasOwn(LEVEL_ALIASES, name) ? LEVEL_ALIASES[name] : undefined;
 }
 
 /** `message`/`logentry`: a plain string or `{message, params, formatted}`; `logentry` wins, as in Relay. */
@@ -74,6 +78,7 @@ export function breadcrumbsOf(raw: unknown, eventTimestamp: number, drift: numbe
   const values = valuesOf(raw, "breadcrumbs", notes);
   const out: Breadcrumb[] = [];
   const skipped = Math.max(0, values.length - MAX_BREADCRUMBS);
+  notes.trim("breadcrumbs", skipped);
   values.slice(skipped).forEach((item, index) => {
     const path = `breadcrumbs.values.${skipped + index}`;
     if (!isObject(item)) {
@@ -133,13 +138,15 @@ export function requestOf(raw: unknown, notes: Notes): EventRequest | undefined 
     notes.add("invalid_data", "request");
     return undefined;
   }
-  const headers = pairsOf(raw.headers);
+  const allHeaders = pairsOf(raw.headers);
+  const headers = allHeaders?.slice(0, EVENT_LIMITS.headers);
+  if (allHeaders && headers) notes.trim("request.headers", allHeaders.length - headers.length);
   const request = compact<EventRequest>({
     url: textField(raw.url, 2048, "request.url", notes),
     method: textField(raw.method, 32, "request.method", notes)?.toUpperCase(),
     headers: headers && headers.length > 0 ? headers : undefined,
     query_string: typeof raw.query_string === "string" ? clip(raw.query_string, MAX_MESSAGE) : joinPairs(raw.query_string, (pairs) => new URLSearchParams(pairs).toString()),
-    data: raw.data === undefined || raw.data === null ? undefined : databag(raw.data),
+    data: raw.data === undefined || raw.data === null ? undefined : noteBag(raw.data, "request.data", notes),
     cookies: typeof raw.cookies === "string" ? clip(raw.cookies, MAX_MESSAGE) : joinPairs(raw.cookies, (pairs) => pairs.map(([key, value]) => `${key}=${value}`).join("; ")),
     env: objectBag(raw.env, "request.env", notes),
   });
@@ -173,10 +180,16 @@ export function contextsOf(raw: unknown, notes: Notes): Record<string, Record<st
     notes.add("invalid_data", "contexts");
     return out;
   }
-  for (const [key, value] of Object.entries(raw)) {
-    const context = objectBag(value, `contexts.${key}`, notes);
-    if (context) out[key] = context;
+  const keys = Object.keys(raw);
+  const count = Math.min(keys.length, EVENT_LIMITS.contexts);
+  // One byte budget for all contexts together: each is a table on the page.
+  const budget = bagBudget();
+  for (let i = 0; i < count; i++) {
+    const key = keys[i]!;
+    const context = objectBag(raw[key], `contexts.${key}`, notes, budget);
+    if (context) setOwn(out, key, context);
   }
+  notes.trim("contexts", keys.length - count);
   return out;
 }
 

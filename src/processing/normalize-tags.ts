@@ -5,11 +5,11 @@
  */
 import type { EventUser, IndexedEvent } from "./types";
 import { browserFromUserAgent, osFromUserAgent, type NamedVersion } from "./normalize-useragent";
+import { EVENT_LIMITS } from "./limits";
 import { clip, isObject, Notes, stringOf } from "./normalize-values";
 
-/** Relay's limits (`MaxChars::TagKey`, `MaxChars::TagValue`): longer tags are dropped, not cut. */
-const MAX_TAG_KEY = 200;
-const MAX_TAG_VALUE = 200;
+const MAX_TAG_KEY = EVENT_LIMITS.tagKeyChars;
+const MAX_TAG_VALUE = EVENT_LIMITS.tagValueChars;
 
 export function tagsOf(raw: unknown, notes: Notes): [string, string][] {
   if (raw === undefined || raw === null) return [];
@@ -19,7 +19,10 @@ export function tagsOf(raw: unknown, notes: Notes): [string, string][] {
     return [];
   }
   const out = new Map<string, string>();
-  entries.forEach((entry: unknown, index) => {
+  // Stops at the limit: the entries not looked at are counted as cut (duplicates and invalid ones too).
+  let index = 0;
+  for (; index < entries.length && out.size < EVENT_LIMITS.tags; index++) {
+    const entry: unknown = entries[index];
     const [rawKey, rawValue]: unknown[] = Array.isArray(entry) ? entry : [];
     const key = stringOf(rawKey)?.trim();
     const value = stringOf(rawValue)?.trim();
@@ -28,7 +31,8 @@ export function tagsOf(raw: unknown, notes: Notes): [string, string][] {
     else if (key.length > MAX_TAG_KEY) notes.add("value_too_long", "tags", key);
     else if (value.length > MAX_TAG_VALUE) notes.add("value_too_long", name, value);
     else if (!out.has(key)) out.set(key, value);
-  });
+  }
+  notes.trim("tags", entries.length - index);
   return [...out];
 }
 

@@ -3,20 +3,40 @@
  * takes `unknown`, returns a clean value or `undefined`, and never throws — the same stance as Relay,
  * which corrects or drops bad fields and records why instead of rejecting the event.
  */
+import { EVENT_LIMITS } from "./limits";
 import type { ProcessingNote } from "./types";
 
 export type JsonObject = Record<string, unknown>;
 
-/** Collects what normalisation corrected or dropped, as Sentry's `errors` list on the event. */
+/**
+ * Collects what normalisation corrected or dropped, as Sentry's `errors` list on the event, and how
+ * many items each limit cut (`trimmed`, by field path), as Sentry's `_meta` remarks record them.
+ */
 export class Notes {
   readonly list: ProcessingNote[] = [];
+  readonly trimmed: Record<string, number> = {};
+  private dropped = 0;
 
-  /** `value` is kept only when it is a small scalar, so junk payloads cannot bloat the notes. */
+  /**
+   * `value` is kept only when it is a small scalar, so junk payloads cannot bloat the notes; past
+   * `EVENT_LIMITS.notes` they are only counted (10,000 bad tags would otherwise be 10,000 notes).
+   */
   add(type: string, name: string, value?: unknown): void {
+    if (this.list.length >= EVENT_LIMITS.notes) {
+      if (this.dropped++ === 0) this.list.push({ type: "too_many_notes", name: "errors" });
+      (this.list[this.list.length - 1] as ProcessingNote).value = this.dropped;
+      return;
+    }
     const note: ProcessingNote = { type, name };
     if (typeof value === "string") note.value = clip(value, 200);
     else if (typeof value === "number" || typeof value === "boolean") note.value = value;
     this.list.push(note);
+  }
+
+  /** `count` items of `name` were cut by a limit (EVENT_LIMITS). */
+  trim(name: string, count: number): void {
+    if (count <= 0) return;
+    this.trimmed[name] = (this.trimmed[name] ?? 0) + count;
   }
 }
 
@@ -93,39 +113,83 @@ export function timestampOf(value: unknown): number | undefined {
   return whole / 1000 + (fraction ? Number(`0${fraction}`) : 0);
 }
 
-const MAX_DEPTH = 6;
-const MAX_ENTRIES = 200;
 const MAX_STRING = 8192;
+
+/** What is left of one databag's size (estimated JSON bytes), and how many entries were cut. */
+export interface BagBudget {
+  bytes: number;
+  dropped: number;
+}
+
+export function bagBudget(): BagBudget {
+  return { bytes: EVENT_LIMITS.bagBytes, dropped: 0 };
+}
 
 /**
  * Free-form data (extra, contexts, vars, breadcrumb data) kept JSON-safe and bounded: Relay trims
- * such "databags" by depth and size rather than dropping the event.
+ * such "databags" by depth and estimated size rather than dropping the event. Entries past the entry
+ * limit or the byte budget are left out and counted in `budget.dropped`.
  */
-export function databag(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return clip(value, MAX_STRING);
+export function databag(value: unknown, depth = 0, budget: BagBudget = bagBudget()): unknown {
+  if (typeof value === "string") {
+    const text = clip(value, MAX_STRING);
+    budget.bytes -= text.length + 2;
+    return text;
+  }
+  budget.bytes -= 8;
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value === "boolean" || value === null) return value;
-  if (depth >= MAX_DEPTH) return Array.isArray(value) || isObject(value) ? "[trimmed]" : null;
-  if (Array.isArray(value)) return value.slice(0, MAX_ENTRIES).map((item) => databag(item, depth + 1));
+  if (depth >= EVENT_LIMITS.bagDepth) return Array.isArray(value) || isObject(value) ? "[trimmed]" : null;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    const count = Math.min(value.length, EVENT_LIMITS.bagEntries);
+    let i = 0;
+    for (; i < count && budget.bytes > 0; i++) out.push(databag(value[i], depth + 1, budget));
+    budget.dropped += value.length - i;
+    return out;
+  }
   if (isObject(value)) {
     const out: JsonObject = {};
     // Indexing the key list: entries() and slice() would allocate a pair per key and a second array.
     const keys = Object.keys(value);
-    const count = Math.min(keys.length, MAX_ENTRIES);
-    for (let i = 0; i < count; i++) out[keys[i]!] = databag(value[keys[i]!], depth + 1);
+    const count = Math.min(keys.length, EVENT_LIMITS.bagEntries);
+    let i = 0;
+    for (; i < count && budget.bytes > 0; i++) {
+      const key = keys[i]!;
+      budget.bytes -= key.length + 3;
+      setOwn(out, key, databag(value[key], depth + 1, budget));
+    }
+    budget.dropped += keys.length - i;
     return out;
   }
   return null;
 }
 
+/** A databag whose cut entries are counted under `name` in the notes' `trimmed` map. */
+export function noteBag(value: unknown, name: string, notes: Notes, budget: BagBudget = bagBudget()): unknown {
+  const dropped = budget.dropped;
+  const out = databag(value, 0, budget);
+  notes.trim(name, budget.dropped - dropped);
+  return out;
+}
+
 /** An object databag, or absent (noted) when the field holds something else. */
-export function objectBag(value: unknown, name: string, notes: Notes): JsonObject | undefined {
+export function objectBag(value: unknown, name: string, notes: Notes, budget?: BagBudget): JsonObject | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isObject(value)) {
     notes.add("invalid_data", name, value);
     return undefined;
   }
-  return databag(value) as JsonObject;
+  return noteBag(value, name, notes, budget) as JsonObject;
+}
+
+/**
+ * `out[key] = value` that keeps a "__proto__" key (JSON.parse makes it an own key) as data: plain
+ * assignment would set the object's prototype instead, or drop the value.
+ */
+export function setOwn(out: JsonObject, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 /** Drops keys whose value is `undefined`, so normalised objects compare and serialise cleanly. */

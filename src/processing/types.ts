@@ -29,6 +29,11 @@ export interface StackFrame {
 export interface Stacktrace {
   /** Caller → callee: the last frame is where the exception was raised. */
   frames: StackFrame[];
+  /**
+   * Frames cut from the middle of a long stack: `[start, end)` indices in the stack as sent, so the
+   * kept frames are the sent ones before `start` and from `end` on (EVENT_LIMITS.framesPerStack).
+   */
+  frames_omitted?: [number, number];
 }
 
 export interface Mechanism {
@@ -130,13 +135,15 @@ export interface NormalizedEvent {
   extra?: Record<string, unknown>;
   modules?: Record<string, string>;
   errors: ProcessingNote[];
+  /** How many items each limit cut, by field path ("tags", "breadcrumbs", "extra", ...); absent when none. */
+  trimmed?: Record<string, number>;
 }
 
 /**
  * What ingest normalises to group, tag and count an event. The display-only parts are normalised
  * when the event is read, from the SDK payload ingest stores (stored-event.ts).
  */
-export type IndexedEvent = Omit<NormalizedEvent, "breadcrumbs" | "extra" | "modules" | "errors">;
+export type IndexedEvent = Omit<NormalizedEvent, "breadcrumbs" | "extra" | "modules" | "errors" | "trimmed">;
 
 export type GroupingStrategy = "fingerprint" | "stacktrace" | "exception" | "message" | "fallback";
 

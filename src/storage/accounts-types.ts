@@ -1,7 +1,9 @@
 /**
  * The accounts part of the storage contract: people, their login sessions and API tokens,
  * organisation membership, teams (which own projects), invitations, the audit log and login
- * throttling. Implemented by every engine with the same behaviour (contract/accounts-suite.ts).
+ * throttling. Implemented once for both engines (app/); tests/contract/accounts-suite.ts holds each engine to it.
+ * Rules such as "an organisation keeps an owner" are the services' (services/accounts/); the repos
+ * offer the atomic statements those rules need.
  * The data types live in src/model/accounts.ts.
  */
 import type { Role, Scope } from "../auth/scopes";
@@ -49,12 +51,20 @@ export interface MemberRepo {
   getById(id: string): Promise<Member | null>;
   listByOrganization(organizationId: string): Promise<MemberWithUser[]>;
   listForUser(userId: string): Promise<Member[]>;
-  setRole(memberId: string, role: Role): Promise<Member | null>;
-  /** Removes the member and their team memberships. */
-  remove(memberId: string): Promise<void>;
+  /**
+   * Sets the role, unless the member is their organisation's last owner and `role` is not owner:
+   * then nothing changes and the answer is "last_owner". One atomic step, so two concurrent changes
+   * cannot each remove "the other" owner. null when there is no such member.
+   */
+  setRole(memberId: string, role: Role): Promise<Member | null | "last_owner">;
+  /** Removes the member and their team memberships, unless they are their organisation's last owner (atomic as setRole). */
+  remove(memberId: string): Promise<"removed" | "not_found" | "last_owner">;
   countOwners(organizationId: string): Promise<number>;
-  /** In one transaction: `toMemberId` becomes owner and `fromMemberId` becomes admin. */
-  transferOwnership(fromMemberId: string, toMemberId: string): Promise<void>;
+  /**
+   * In one step: `toMemberId` becomes owner and `fromMemberId` admin, only while `fromMemberId` is an
+   * owner of the organisation `toMemberId` belongs to; false (and nothing changes) otherwise.
+   */
+  transferOwnership(fromMemberId: string, toMemberId: string): Promise<boolean>;
 }
 
 export interface TeamRepo {
@@ -75,6 +85,13 @@ export interface TeamRepo {
   listForProject(projectId: string): Promise<Team[]>;
   /** Ids of the projects owned by any team this member belongs to. */
   projectIdsForMember(memberId: string): Promise<string[]>;
+  /**
+   * Every team of the organisation → its members' ids, ascending ([] for a team without members),
+   * in one query: pages and the API list teams with their members without a query per team.
+   */
+  memberIdsByTeam(organizationId: string): Promise<Map<string, string[]>>;
+  /** Every team of the organisation → the ids of the projects it owns, ascending ([] for none), in one query. */
+  projectIdsByTeam(organizationId: string): Promise<Map<string, string[]>>;
 }
 
 export interface InviteRepo {
@@ -91,6 +108,11 @@ export interface InviteRepo {
   listPending(organizationId: string, now: number): Promise<Invite[]>;
   /** Marks it accepted unless it already was (then false): one link admits one person. */
   markAccepted(inviteId: string, at: number): Promise<boolean>;
+  /**
+   * Undoes markAccepted(inviteId, at) when what the claim was for failed: the invite is open again.
+   * Only the claim made at `at` is released (false otherwise).
+   */
+  releaseAcceptance(inviteId: string, at: number): Promise<boolean>;
   delete(inviteId: string): Promise<void>;
 }
 
@@ -100,7 +122,10 @@ export interface AuditRepo {
   list(organizationId: string, limit: number, before?: string): Promise<AuditEntry[]>;
 }
 
-/** Failed logins, counted per key ("email:<address>" or "ip:<address>") over a sliding window. */
+/**
+ * Failed logins, counted per key over sliding windows. Keys (services/accounts/login.ts):
+ * "email:<email>", "ip:<address>", "ip-email:<address> <email>", "password:<user id>".
+ */
 export interface LoginThrottleRepo {
   recordFailure(key: string, at: number): Promise<void>;
   countSince(key: string, since: number): Promise<number>;

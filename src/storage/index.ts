@@ -5,9 +5,9 @@
  * (and expired login sessions and day-old failed-login records go).
  */
 import type { Config } from "../config";
-import { createPostgresIngestStorage, createPostgresStorage } from "./postgres";
-import { createSqliteIngestStorage, createSqliteStorage } from "./sqlite";
-import type { IngestStorage, Storage } from "./types";
+import { createPostgresStorage } from "./postgres";
+import { createSqliteStorage } from "./sqlite";
+import type { Storage } from "./types";
 
 const DAY_MS = 86_400_000;
 const RETENTION_EVERY_MS = 3_600_000;
@@ -27,22 +27,11 @@ export async function createStorage(config: Config, log?: StorageLog): Promise<S
           onIdleError: (error) => log?.warn(`PostgreSQL connection lost (the pool reconnects by itself): ${error.message}`),
         })
       : createSqliteStorage(config.dataDir, {
-          commitThread: config.sqliteCommitThread,
+          topology: config.ingest.engine === "sqlite" ? config.ingest : undefined,
           onCommitThreadStopped: (reason) => log?.warn(`${reason}; its open commits failed (503), and the first commit after a second starts it again`),
-          checkpointIntervalMs: config.sqliteCheckpointIntervalMs,
           onCheckpointProblem: (reason) => log?.warn(`${reason}; the database connections checkpoint by themselves past 4,000 WAL pages meanwhile`),
         });
   return withRetention(storage, config.retentionDays, log);
-}
-
-/**
- * The ingest write path alone, on connections of its own, for the ingest worker thread. On
- * PostgreSQL its pool holds at most 4 connections (3 overlapping commits and one spare), beside the
- * main pool of DATABASE_POOL_SIZE.
- */
-export async function createIngestStorage(config: Config): Promise<IngestStorage> {
-  if (config.database.engine === "sqlite") return createSqliteIngestStorage(config.dataDir);
-  return createPostgresIngestStorage({ url: config.database.url, poolSize: Math.min(4, config.database.poolSize) });
 }
 
 /** Wraps `close` so the retention timer stops with the storage. */

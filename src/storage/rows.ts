@@ -1,5 +1,6 @@
 /**
- * Table rows ↔ storage types, shared by every engine: the tables have the same columns on SQLite
+ * Issue and telemetry table rows ↔ storage types (app-data rows are mapped in app/), shared by every
+ * engine: the tables have the same columns on SQLite
  * and PostgreSQL (migrations/). Booleans are written as 0/1 (SQLite has no boolean; PostgreSQL
  * reads 0/1 as boolean input) and read back from either 0/1 or true/false.
  */
@@ -13,9 +14,6 @@ import type {
   OutcomeHour,
   OutcomeKind,
   OutcomeTotal,
-  Organization,
-  Project,
-  ProjectKey,
   SessionUpdate,
   SpanData,
   StoredEvent,
@@ -26,58 +24,6 @@ import type {
 
 type Flag = number | boolean;
 const flag = (value: Flag): boolean => value === true || value === 1;
-
-export interface OrganizationRow {
-  id: number;
-  slug: string;
-  name: string;
-  date_created: number;
-}
-
-export const toOrganization = (row: OrganizationRow): Organization => ({
-  id: String(row.id),
-  slug: row.slug,
-  name: row.name,
-  dateCreated: row.date_created,
-});
-
-export interface ProjectRow {
-  id: number;
-  organization_id: number;
-  slug: string;
-  name: string;
-  platform: string | null;
-  date_created: number;
-}
-
-export const PROJECT_COLUMNS = "id, organization_id, slug, name, platform, date_created";
-
-export const toProject = (row: ProjectRow): Project => ({
-  id: String(row.id),
-  organizationId: String(row.organization_id),
-  slug: row.slug,
-  name: row.name,
-  platform: row.platform,
-  dateCreated: row.date_created,
-});
-
-export interface KeyRow {
-  id: number;
-  project_id: number;
-  label: string;
-  public_key: string;
-  is_active: Flag;
-  date_created: number;
-}
-
-export const toKey = (row: KeyRow): ProjectKey => ({
-  id: String(row.id),
-  projectId: String(row.project_id),
-  label: row.label,
-  publicKey: row.public_key,
-  isActive: flag(row.is_active),
-  dateCreated: row.date_created,
-});
 
 export interface IssueRow {
   id: number;

@@ -1,7 +1,8 @@
 /**
- * The storage contract. Every engine folder (sqlite/, postgres/) implements `Storage` with
- * the same file names; the rest of the code imports only from here. Methods are async even where
- * SQLite is synchronous so that a networked engine fits the same shape.
+ * The storage contract. App data (organisations, projects, keys, accounts) is implemented once for
+ * both engines in app/ (ADR 0011); every engine folder (sqlite/, postgres/) implements the rest of
+ * `Storage` with the same file names; the rest of the code imports only from here. Methods are
+ * async even where SQLite is synchronous so that a networked engine fits the same shape.
  *
  * App data (organisations, projects, keys, issue state) and telemetry (events, outcomes) are linked
  * by id only, never joined across, so telemetry can move to another store later.
@@ -90,12 +91,6 @@ export interface IngestStore {
   start?(): void;
 }
 
-/** The write path alone, with its own connection(s): what the ingest worker thread opens. */
-export interface IngestStorage {
-  ingest: IngestStore;
-  close(): Promise<void>;
-}
-
 export interface OutcomeRepo {
   totals(projectId: string, sinceMs: number): Promise<OutcomeTotal[]>;
   /** Hourly counters of these projects in the window, for stats_v2. */
@@ -139,5 +134,7 @@ export interface Storage {
    * was lost, since notifications may have been missed). Returns the unsubscribe function.
    */
   onKeysChanged(listener: () => void): () => void;
+  /** A trivial query (`SELECT 1`) for the health route: resolves when the database answers, rejects otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -209,7 +209,7 @@ describe("accounts in Chromium", () => {
     assert.match(log, /olive@periscope\.test\s+project\.create/);
   });
 
-  test("repeated wrong passwords throttle the account with a clear message", { timeout: 60_000 }, async () => {
+  test("repeated wrong passwords throttle this address for the account with a clear message", { timeout: 60_000 }, async () => {
     const { context, page } = await openContext();
     for (let attempt = 1; attempt <= 5; attempt++) {
       await page.goto(`${server.baseUrl}/login`);
@@ -236,7 +236,7 @@ describe("accounts in Chromium", () => {
     assert.equal(json.status, 429);
     const retryAfter = Number(json.headers.get("retry-after"));
     assert.ok(retryAfter > 840 && retryAfter <= 900, `Retry-After ${retryAfter}`);
-    assert.equal(((await json.json()) as { detail: string }).detail, "Too many failed login attempts for this account. Try again in 15 minutes.");
+    assert.equal(((await json.json()) as { detail: string }).detail, "Too many failed login attempts for this account from your network address. Try again in 15 minutes.");
     await context.close();
   });
 

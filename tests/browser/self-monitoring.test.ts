@@ -137,9 +137,27 @@ describe("self-monitoring through the /monitoring tunnel", () => {
         `/api/0/organizations/default/events/?project=${internal.projectId}&dataset=transactions&field=id&field=transaction&field=transaction.op&sort=-timestamp`,
       );
       // Signing in loaded other pages first: look for this page's own page load.
-      return answer.data.find((row) => row["transaction.op"] === "pageload" && row.transaction === "/organizations/default/issues/");
+      return answer.data.find((row) => row["transaction.op"] === "pageload" && row.transaction === "/organizations/:org/issues/");
     });
-    assert.equal(transactions.transaction, "/organizations/default/issues/");
+    assert.equal(transactions.transaction, "/organizations/:org/issues/");
+    await context.close();
+  });
+
+  test("spans, events and breadcrumbs name routes: no organisation slug or query leaves the page", async () => {
+    const { context, page, sent } = await openPage();
+    await page.goto(`${server.baseUrl}/organizations/default/issues/?query=${encodeURIComponent("user:someone@example.com")}`);
+    await eventually("the issue list's spans posted to /monitoring", async () => (itemTypes(sent).has("span") ? true : undefined));
+    await hidePage(page);
+    await page.goto(`${server.baseUrl}/settings/default/members/`);
+    await eventually("the members page's spans posted to /monitoring", async () =>
+      monitoringRequests(sent).some((request) => request.body.includes("/settings/:org/members")) ? true : undefined,
+    );
+    await hidePage(page);
+    const bodies = monitoringRequests(sent).map((request) => request.body).join("\n");
+    assert.ok(bodies.includes("/organizations/:org/issues/"), "the page load is named by its route");
+    for (const leak of ["/organizations/default", "/settings/default", "someone@example.com", "someone%40example.com"]) {
+      assert.ok(!bodies.includes(leak), `${leak} was sent to the monitoring project`);
+    }
     await context.close();
   });
 

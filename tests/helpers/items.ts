@@ -33,7 +33,7 @@ export function contextFor(envelope: Envelope, receivedAt?: number): ItemContext
   return { projectId: PROJECT_ID, envelopeHeaders: envelope.headers, receivedAt: at, clientIp: "203.0.113.9", userAgent: "test-agent" };
 }
 
-/** The item's records as a store commits them: span containers read (src/storage/span-containers.ts). */
+/** The item's records as a store commits them: span containers read (src/items/span-containers.ts). */
 export function process(item: EnvelopeItem, context: ItemContext): ItemResult {
   const result = registry.processorFor(item.headers.type).process(item, context);
   const records = result.records.flatMap((record) => (record.kind === "span_container" ? readSpanContainer(record) : [record]));

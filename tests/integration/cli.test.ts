@@ -152,6 +152,56 @@ describe("periscope CLI: help and bad command lines", () => {
   });
 });
 
+describe("periscope CLI: which database it opens", () => {
+  let cwd: string;
+  /** Through the installed bin, from `cwd`, with neither DATA_DIR nor DATABASE_URL: as an operator who forgot them. */
+  const bare = (args: string[], input = ""): Run => {
+    const run = spawnSync(process.execPath, [path.join(root, "bin", "periscope.js"), ...args], { cwd, encoding: "utf8", env: environment({}), input });
+    return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  };
+  before(() => {
+    cwd = mkdtempSync(path.join(tmpdir(), "periscope-cli-cwd-"));
+  });
+  after(() => rmSync(cwd, { recursive: true, force: true }));
+
+  it("refuses, creating nothing, when DATA_DIR and DATABASE_URL are unset and ./data holds no database", () => {
+    for (const args of [["org", "list"], ["token", "create", "--email", "ana@example.com", "--scopes", "org:read"], ["user", "reset-password", "--email", "ana@example.com", "--password-stdin"]]) {
+      const run = bare(args, "new-pass-123\n");
+      assert.equal(run.status, 1, `${args.join(" ")}: ${run.stderr}`);
+      assert.equal(run.stdout, "");
+      assert.equal(
+        run.stderr,
+        `error: no database at ${path.join(cwd, "data", SQLITE_FILE_NAME)}: DATA_DIR and DATABASE_URL are not set, and the default ./data holds none. ` +
+          "Run the command with the server's environment (DATA_DIR=<the server's data directory> or DATABASE_URL=postgres://...).\n",
+      );
+      assert.equal(existsSync(path.join(cwd, "data")), false, `${args.join(" ")} left no ./data behind`);
+    }
+  });
+
+  it("refuses a DATA_DIR that holds no database, except for user create", () => {
+    const elsewhere = path.join(cwd, "not-the-server");
+    const run = cli(["org", "list"], { DATA_DIR: elsewhere });
+    assert.equal(run.status, 1);
+    assert.equal(run.stderr, `error: no database at ${path.join(elsewhere, SQLITE_FILE_NAME)}: is DATA_DIR the server's data directory? (Only \`periscope user create\` makes a new one.)\n`);
+    assert.equal(existsSync(elsewhere), false);
+  });
+
+  it("lets user create make the default ./data before the first start, and says on stderr which database each command opened", () => {
+    const file = path.join(cwd, "data", SQLITE_FILE_NAME);
+    const created = bare(["user", "create", "--email", "ana@example.com", "--password-stdin"], "owner-pass-1\n");
+    assert.equal(created.status, 0, created.stderr);
+    assert.equal(created.stdout, 'Created ana@example.com (id 1), owner of the organisation "default".\n');
+    assert.equal(created.stderr, `Database: SQLite at ${file} (a new database: DATA_DIR and DATABASE_URL are not set, so the default ./data)\n`);
+    assert.ok(existsSync(file));
+
+    // stdout stays the command's output alone: the token, for TOKEN=$(...).
+    const token = bare(["token", "create", "--email", "ana@example.com", "--scopes", "org:read"]);
+    assert.equal(token.status, 0, token.stderr);
+    assert.match(token.stdout, /^sntryu_[0-9a-f]{64}\n$/);
+    assert.equal(token.stderr, `Database: SQLite at ${file} (DATA_DIR and DATABASE_URL are not set: the default ./data)\n`);
+  });
+});
+
 function accountSuite(engine: string, setup: () => Promise<{ env: Record<string, string>; open: () => Promise<Storage>; cleanup: () => Promise<void> }>) {
   describe(`periscope CLI administers accounts (${engine})`, () => {
     let env: Record<string, string>;

@@ -1,8 +1,8 @@
 /**
  * What was acknowledged is stored: a server killed with SIGKILL in the middle of a load run keeps
  * every event it answered 200 for; above capacity ingest answers 429 with Retry-After instead of
- * queueing without bound, and recovers by itself. Each on both ingest paths: the pipeline on the main
- * thread (the default) and on the ingest worker thread (INGEST_WORKER=true).
+ * queueing without bound, and recovers by itself. Each in both SQLite topologies (src/config.ts
+ * IngestTopology): commits on the commit thread (the default) and inline on the main thread.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -25,10 +25,10 @@ async function storedCount(server: TestServer, eventIds: string[]): Promise<numb
   return stored;
 }
 
-for (const [name, INGEST_WORKER] of [["main thread", "false"], ["worker thread", "true"]] as const) {
-  describe(`durability (pipeline on the ${name})`, () => {
+for (const [name, SQLITE_COMMIT_THREAD] of [["commit thread", "true"], ["main thread", "false"]] as const) {
+  describe(`durability (commits on the ${name})`, () => {
     it("keeps every acknowledged event when the server is killed with SIGKILL mid-run", async () => {
-      const server = await startServer({ INGEST_WORKER });
+      const server = await startServer({ SQLITE_COMMIT_THREAD });
       const raw = readFileSync(path.join(fixtures, "node-error-cause.envelope"), "latin1");
       const template = makeTemplate(Buffer.from(raw.split("0123456789abcdef0123456789abcdef").join(server.publicKey), "latin1"));
       const load = runLoad({ url: ingestUrl(server), templates: [template], connections: 16, seconds: 3 });
@@ -38,7 +38,7 @@ for (const [name, INGEST_WORKER] of [["main thread", "false"], ["worker thread",
       assert.ok(result.accepted > 100, `the run was under way when killed (${result.accepted} acknowledged)`);
       assert.ok(result.sent > result.accepted, "some requests were cut off by the kill");
 
-      const restarted = await startServer({ DATA_DIR: server.dataDir, INGEST_WORKER });
+      const restarted = await startServer({ DATA_DIR: server.dataDir, SQLITE_COMMIT_THREAD });
       try {
         assert.equal(await storedCount(restarted, result.acceptedIds), result.acceptedIds.length);
       } finally {
@@ -48,7 +48,7 @@ for (const [name, INGEST_WORKER] of [["main thread", "false"], ["worker thread",
 
     it("finishes in-flight requests and commits them on SIGTERM", async () => {
       // A long flush window keeps the requests waiting for their commit when SIGTERM arrives.
-      const server = await startServer({ WRITER_FLUSH_MS: "1000", INGEST_WORKER });
+      const server = await startServer({ WRITER_FLUSH_MS: "1000", SQLITE_COMMIT_THREAD });
       const warmUp = readdressedEnvelope("node-message", { publicKey: server.publicKey });
       assert.equal((await fetch(ingestUrl(server), { method: "POST", body: new Uint8Array(warmUp.body) })).status, 200);
       const sends = Array.from({ length: 10 }, () => readdressedEnvelope("node-message", { publicKey: server.publicKey }));
@@ -58,7 +58,7 @@ for (const [name, INGEST_WORKER] of [["main thread", "false"], ["worker thread",
       const statuses = await Promise.all(answers.map(async (answer) => (await answer).status));
       await stopping;
       assert.deepEqual(statuses, sends.map(() => 200));
-      const restarted = await startServer({ DATA_DIR: server.dataDir, INGEST_WORKER });
+      const restarted = await startServer({ DATA_DIR: server.dataDir, SQLITE_COMMIT_THREAD });
       try {
         assert.equal(await storedCount(restarted, sends.map((s) => s.eventId)), sends.length);
       } finally {
@@ -69,7 +69,7 @@ for (const [name, INGEST_WORKER] of [["main thread", "false"], ["worker thread",
 
   describe(`back-pressure (pipeline on the ${name})`, () => {
     it("answers 429 with Retry-After and rate limits above capacity, stores what it accepted, and recovers", async () => {
-      const server = await startServer({ WRITER_MAX_PENDING: "6", WRITER_FLUSH_MS: "400", INGEST_WORKER });
+      const server = await startServer({ WRITER_MAX_PENDING: "6", WRITER_FLUSH_MS: "400", SQLITE_COMMIT_THREAD });
       try {
         const sends = Array.from({ length: 20 }, () => readdressedEnvelope("node-message", { publicKey: server.publicKey }));
         const responses = await Promise.all(sends.map(({ body }) => fetch(ingestUrl(server), { method: "POST", body: new Uint8Array(body) })));

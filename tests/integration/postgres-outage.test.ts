@@ -14,6 +14,11 @@ const reason = unavailableReason();
 
 const acknowledged: string[] = [];
 
+async function health(server: TestServer): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
+  const response = await fetch(`${server.baseUrl}/_health`, { signal: AbortSignal.timeout(10_000) });
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.json() };
+}
+
 async function post(server: TestServer): Promise<{ status: number; retryAfter: string | null }> {
   const { body, eventId } = readdressedEnvelope("node-fingerprint", { publicKey: server.publicKey });
   const response = await fetch(`${server.baseUrl}/api/${server.projectId}/envelope/?sentry_key=${server.publicKey}&sentry_version=7`, {
@@ -45,11 +50,13 @@ if (reason !== null) {
 
     it("answers 503 with Retry-After while the database is down and recovers when it returns", async () => {
       assert.deepEqual(await post(server), { status: 200, retryAfter: null });
+      assert.deepEqual(await health(server), { status: 200, retryAfter: null, body: { status: "ready", database: "ok" } });
 
       cluster.stop();
       const down = await Promise.all(Array.from({ length: 20 }, () => post(server)));
       assert.deepEqual(new Set(down.map((r) => JSON.stringify(r))), new Set([JSON.stringify({ status: 503, retryAfter: "5" })]));
-      // The REST API too, including the load balancer's health check (docs/deployment.md).
+      // The REST API too, and the health route load balancers poll (docs/deployment.md).
+      assert.deepEqual(await health(server), { status: 503, retryAfter: "5", body: { status: "ready", database: "unreachable" } });
       for (const path of ["/api/0/projects/default/default/issues/", "/api/0/organizations/"]) {
         const api = await server.api(path);
         assert.deepEqual([path, api.status, api.headers.get("retry-after")], [path, 503, "5"]);
@@ -66,6 +73,7 @@ if (reason !== null) {
       }
       assert.equal(status, 200);
       assert.equal((await server.api(`/api/0/organizations/`)).status, 200);
+      assert.deepEqual(await health(server), { status: 200, retryAfter: null, body: { status: "ready", database: "ok" } });
       // Every acknowledged event is stored: the one before the outage and the first one after it.
       assert.equal(acknowledged.length, 2);
       for (const id of acknowledged) {

@@ -58,6 +58,11 @@ describe("npm start", () => {
     assert.deepEqual(argv.slice(1), ["scripts/start.mjs"]);
   });
 
+  it("prints Periscope's own lines: the database it opened, not Next's telemetry notice or config timing", () => {
+    assert.match(output, new RegExp(`^Database: SQLite at ${path.join(dataDir, "periscope.sqlite")}$`, "m"));
+    assert.doesNotMatch(output, /telemetry|Running next\.config/i);
+  });
+
   it("runs its SQLite commit and checkpoint threads before the first request, so that request does not wait for them", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
     const sqliteThreads = () =>
       readdirSync(`/proc/${child.pid}/task`)

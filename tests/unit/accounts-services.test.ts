@@ -15,7 +15,7 @@ import { actorOf, CLI_ACTOR } from "../../src/services/accounts/actor";
 import { authenticateApiToken, authenticateSession } from "../../src/services/accounts/authenticate";
 import { login, logoutEverywhere, startSession } from "../../src/services/accounts/login";
 import { acceptInvite, changeRole, createInvite, removeMember, signUpWithInvite, transferOwnership } from "../../src/services/accounts/members";
-import { createTeam, setTeamProject } from "../../src/services/accounts/teams";
+import { createTeam, listTeamDetails, listTeamSummaries, setTeamProject } from "../../src/services/accounts/teams";
 import { createApiToken, revokeApiToken } from "../../src/services/accounts/tokens";
 import { addMember, changePassword, createOwner, createUser, resetPassword } from "../../src/services/accounts/users";
 import { createProject } from "../../src/services/projects/create-project";
@@ -125,51 +125,97 @@ describe("accounts services (SQLite)", () => {
     it("gives the same answer for an unknown account and a wrong password", async () => {
       await rejectsWith(attempt("owner@example.com", "wrong password", null), "unauthorized", /^The email address or password is not correct\.$/);
       await rejectsWith(attempt("nobody@example.com", PASSWORD, null), "unauthorized", /^The email address or password is not correct\.$/);
+      // An address no account can have is refused without a throttle key (which it would only bloat).
+      await rejectsWith(attempt(`${"a".repeat(250)}@example.com`, PASSWORD, "10.0.0.3"), "unauthorized", /^The email address or password is not correct\.$/);
+      assert.equal(await storage.accounts.loginThrottle.countSince("ip:10.0.0.3", 0), 0);
     });
 
-    it("blocks an account after 5 failures in 15 minutes, even with the right password, and says how long", async () => {
+    it("blocks an address after 5 failures at one account, even with the right password, but not the account elsewhere", async () => {
       for (let i = 0; i < 5; i += 1) {
-        await rejectsWith(attempt("owner@example.com", "wrong password", `10.0.1.${i}`, NOW + i * MINUTE), "unauthorized", /not correct/);
+        await rejectsWith(attempt("owner@example.com", "wrong password", "10.0.1.1", NOW + i * MINUTE), "unauthorized", /not correct/);
       }
-      await assert.rejects(attempt("owner@example.com", PASSWORD, "10.0.2.1", NOW + 5 * MINUTE), (error: unknown) => {
+      await assert.rejects(attempt("owner@example.com", PASSWORD, "10.0.1.1", NOW + 5 * MINUTE), (error: unknown) => {
         assert.ok(error instanceof AppError);
         assert.equal(error.code, "rate_limited");
-        assert.equal(error.message, "Too many failed login attempts for this account. Try again in 10 minutes.");
+        assert.equal(error.message, "Too many failed login attempts for this account from your network address. Try again in 10 minutes.");
         assert.equal(error.retryAfterSeconds, 600);
         return true;
       });
-      // Once the first failure leaves the window, 4 remain: the right password gets in and clears the count.
-      const started = await attempt("owner@example.com", PASSWORD, "10.0.2.1", NOW + 15 * MINUTE);
-      assert.equal(started.user.id, owner.id);
-      assert.equal(await storage.accounts.loginThrottle.countSince("email:owner@example.com", NOW), 0);
+      // The person, from their own address, is not locked out by someone else's failures.
+      assert.equal((await attempt("owner@example.com", PASSWORD, "10.0.2.1", NOW + 5 * MINUTE)).user.id, owner.id);
+      // Another account from the blocked address is not blocked either (5 failures are under the address's 50).
+      const other = await createUser(storage, { email: "other@example.com", password: PASSWORD });
+      assert.equal((await attempt("other@example.com", PASSWORD, "10.0.1.1", NOW + 5 * MINUTE)).user.id, other.id);
+      // Once the first failure leaves the window, 4 remain: the right password gets in and clears that address's count.
+      assert.equal((await attempt("owner@example.com", PASSWORD, "10.0.1.1", NOW + 15 * MINUTE)).user.id, owner.id);
+      assert.equal(await storage.accounts.loginThrottle.countSince("ip-email:10.0.1.1 owner@example.com", 0), 0);
+      // Signing in does not reset the account-wide count (an attacker's budget).
+      assert.equal(await storage.accounts.loginThrottle.countSince("email:owner@example.com", 0), 5);
     });
 
-    it("blocks a client address after 20 failures across accounts, without blocking the accounts elsewhere", async () => {
-      for (let i = 0; i < 20; i += 1) {
+    it("blocks a client address after 50 failures across accounts, without blocking the accounts elsewhere", async () => {
+      for (let i = 0; i < 50; i += 1) {
         await rejectsWith(attempt(`guess${i}@example.com`, "wrong password", "192.0.2.7"), "unauthorized", /not correct/);
       }
-      await rejectsWith(attempt("owner@example.com", PASSWORD, "192.0.2.7"), "rate_limited", /from your network address\. Try again in 15 minutes/);
+      await rejectsWith(attempt("owner@example.com", PASSWORD, "192.0.2.7"), "rate_limited", /^Too many failed login attempts from your network address\. Try again in 15 minutes/);
       const elsewhere = await attempt("owner@example.com", PASSWORD, "198.51.100.1");
       assert.equal(elsewhere.user.id, owner.id);
     });
 
-    it("lets no more than 5 of 30 simultaneous guesses reach the password check", async () => {
-      const results = await Promise.allSettled(
-        Array.from({ length: 30 }, (_, i) => attempt("owner@example.com", `guess number ${i}`, `10.9.0.${i}`)),
-      );
+    it("throttles an IPv6 client by its /64 and an IPv4-mapped one as IPv4", async () => {
+      for (let i = 0; i < 5; i += 1) {
+        await rejectsWith(attempt("owner@example.com", "wrong password", `2001:db8:1:2::${i + 1}`), "unauthorized", /not correct/);
+      }
+      await rejectsWith(attempt("owner@example.com", PASSWORD, "2001:db8:1:2:ffff::9"), "rate_limited", /from your network address/);
+      assert.equal((await attempt("owner@example.com", PASSWORD, "2001:db8:1:3::1")).user.id, owner.id);
+      for (let i = 0; i < 5; i += 1) {
+        await rejectsWith(attempt("owner@example.com", "wrong password", "::ffff:203.0.113.5"), "unauthorized", /not correct/);
+      }
+      await rejectsWith(attempt("owner@example.com", PASSWORD, "203.0.113.5"), "rate_limited", /from your network address/);
+    });
+
+    it("under a spread-out attack on one account (over 100 failures an hour), lets each address try once an hour and the person in", async () => {
+      const throttle = storage.accounts.loginThrottle;
+      for (let i = 0; i < 99; i += 1) await throttle.recordFailure("email:owner@example.com", NOW - 30 * MINUTE + i);
+      await throttle.recordFailure("ip-email:203.0.113.66 owner@example.com", NOW - 30 * MINUTE);
+      // The 100th failure is still within the budget: an address with an earlier failure may still try.
+      await rejectsWith(attempt("owner@example.com", "wrong password", "203.0.113.66"), "unauthorized", /not correct/);
+      // Past 100, that address, having failed here within the hour, waits until its oldest failure is an hour old, right password or not.
+      await assert.rejects(attempt("owner@example.com", PASSWORD, "203.0.113.66"), (error: unknown) => {
+        assert.ok(error instanceof AppError);
+        assert.equal(error.code, "rate_limited");
+        assert.match(error.message, /^This account is receiving many failed login attempts; from your network address, one attempt an hour is allowed\. Try again in 30 minutes\.$/);
+        assert.equal(error.retryAfterSeconds, 1800);
+        return true;
+      });
+      // A fresh address gets one guess, checked, then waits an hour.
+      await rejectsWith(attempt("owner@example.com", "wrong password", "198.51.100.20"), "unauthorized", /not correct/);
+      await rejectsWith(attempt("owner@example.com", "another guess", "198.51.100.20", NOW + MINUTE), "rate_limited", /one attempt an hour.*Try again in 59 minutes/);
+      // The person, from an address that has not failed here, signs in.
+      assert.equal((await attempt("owner@example.com", PASSWORD, "198.51.100.21")).user.id, owner.id);
+      // Refused attempts were not counted; the two checked guesses were.
+      assert.equal(await throttle.countSince("email:owner@example.com", 0), 101);
+    });
+
+    it("lets no more than 5 of 30 simultaneous guesses from one address reach the password check", async () => {
+      const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => attempt("owner@example.com", `guess number ${i}`, "10.9.0.1")));
       const codes = results.map((result) => (result.status === "rejected" && result.reason instanceof AppError ? result.reason.code : "other"));
       const checked = codes.filter((code) => code === "unauthorized").length;
       assert.ok(checked <= 5, `${checked} guesses were checked`);
       assert.equal(codes.filter((code) => code === "rate_limited").length, 30 - checked);
-      assert.equal(await storage.accounts.loginThrottle.countSince("email:owner@example.com", 0), checked, "refused attempts are not counted");
+      assert.equal(await storage.accounts.loginThrottle.countSince("ip-email:10.9.0.1 owner@example.com", 0), checked, "refused attempts are not counted");
+      assert.equal(await storage.accounts.loginThrottle.countSince("email:owner@example.com", 0), checked);
     });
 
-    it("throttles guessing the current password through a password change", async () => {
+    it("throttles guessing the current password through a password change, apart from login", async () => {
       for (let i = 0; i < 5; i += 1) {
         await rejectsWith(changePassword(storage, owner, { currentPassword: `wrong ${i}`, newPassword: "a new password", now: NOW }), "bad_request", /current password is not correct/);
       }
-      await rejectsWith(changePassword(storage, owner, { currentPassword: PASSWORD, newPassword: "a new password", now: NOW }), "rate_limited", /for this account\. Try again in 15 minutes/);
-      await rejectsWith(attempt("owner@example.com", PASSWORD, null), "rate_limited", /for this account/);
+      await rejectsWith(changePassword(storage, owner, { currentPassword: PASSWORD, newPassword: "a new password", now: NOW }), "rate_limited", /^Too many wrong current passwords for this account\. Try again in 15 minutes/);
+      assert.equal((await attempt("owner@example.com", PASSWORD, null)).user.id, owner.id);
+      // Failed logins by others do not block the person's password change.
+      for (let i = 0; i < 6; i += 1) await storage.accounts.loginThrottle.recordFailure("email:owner@example.com", NOW);
+      await changePassword(storage, owner, { currentPassword: PASSWORD, newPassword: "a new password", now: NOW + 15 * MINUTE });
     });
 
     it("a successful login from an address does not count against that address", async () => {
@@ -247,6 +293,51 @@ describe("accounts services (SQLite)", () => {
       assert.equal(canSeeProject(await accessOf(member), app), false);
       await rejectsWith(setTeamProject(storage, after, actorOf(member, null), team, app, true), "forbidden", /project:write/);
     });
+
+    it("lists every team with its members, projects and whether the caller is on it, as asking team by team does", async () => {
+      const ownerAccess = await accessOf(owner);
+      const actor = actorOf(owner, null);
+      const mobile = await createTeam(storage, ownerAccess, actor, { name: "Mobile" });
+      const web = await createTeam(storage, ownerAccess, actor, { name: "Web" });
+      const { project: app } = await createProject(storage, CLI_ACTOR, organization, mobile, { name: "App" });
+      const member = await newMember("m@example.com", "member");
+      const memberAccess = await accessOf(member);
+      await storage.accounts.teams.addMember(mobile.id, memberAccess.member.id);
+      await storage.accounts.teams.addMember(mobile.id, ownerAccess.member.id);
+
+      const { teams } = storage.accounts;
+      const summaries = await listTeamSummaries(storage, memberAccess);
+      const mine = new Set((await teams.listForMember(memberAccess.member.id)).map((team) => team.id));
+      const oneByOne = await Promise.all(
+        (await teams.listByOrganization(organization.id)).map(async (team) => ({
+          team,
+          memberCount: (await teams.listMembers(team.id)).length,
+          isMember: mine.has(team.id),
+        })),
+      );
+      assert.deepEqual(summaries, oneByOne);
+      assert.deepEqual(
+        summaries.filter(({ team }) => team.id === mobile.id || team.id === web.id).map(({ team, memberCount, isMember }) => [team.slug, memberCount, isMember]),
+        [["mobile", 2, true], ["web", 0, false]],
+      );
+
+      const details = await listTeamDetails(storage, ownerAccess);
+      const byId = new Map(details.teams.map((entry) => [entry.team.id, entry]));
+      assert.deepEqual(byId.get(mobile.id)?.members.map((m) => m.user.email), ["m@example.com", "owner@example.com"]);
+      assert.deepEqual([...(byId.get(mobile.id)?.projectIds ?? [])], [app.id]);
+      assert.deepEqual(byId.get(web.id)?.members, []);
+      assert.deepEqual([...(byId.get(web.id)?.projectIds ?? [])], []);
+      for (const entry of details.teams) {
+        assert.deepEqual(entry.members, await teams.listMembers(entry.team.id));
+        assert.deepEqual([...entry.projectIds], await teams.listProjectIds(entry.team.id));
+      }
+      assert.deepEqual(details.members, await storage.accounts.members.listByOrganization(organization.id));
+      assert.deepEqual(details.projects, await storage.projects.listByOrganization(organization.id));
+
+      const withoutTeamRead = { ...memberAccess, scopes: new Set(["org:read" as const]) };
+      await rejectsWith(listTeamSummaries(storage, withoutTeamRead), "forbidden", /team:read/);
+      await rejectsWith(listTeamDetails(storage, withoutTeamRead), "forbidden", /team:read/);
+    });
   });
 
   describe("membership", () => {
@@ -270,6 +361,44 @@ describe("accounts services (SQLite)", () => {
       );
       const joined = entries.find((entry) => entry.event === "member.accept_invite");
       assert.deepEqual(joined && { actor: joined.actorLabel, ip: joined.ipAddress, data: joined.data }, { actor: "new@example.com", ip: "10.0.0.2", data: { role: "viewer", inviteId: invite.id } });
+    });
+
+    it("makes one account and one member of six simultaneous sign-ups with one invite; the others are told it was used", async () => {
+      const { secret } = await createInvite(storage, await accessOf(owner), CLI_ACTOR, { role: "member" }, NOW);
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) => signUpWithInvite(storage, secret, { email: `racer${i}@example.com`, password: PASSWORD }, `10.0.3.${i}`, NOW)),
+      );
+      const joined = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+      assert.equal(joined.length, 1);
+      for (const result of results) {
+        if (result.status === "rejected") {
+          assert.ok(result.reason instanceof AppError);
+          assert.deepEqual([result.reason.code, result.reason.message], ["conflict", "This invite link has already been used."]);
+        }
+      }
+      const accounts = (await storage.accounts.users.list()).map((user) => user.email).filter((email) => email.startsWith("racer"));
+      assert.deepEqual(accounts, [joined[0]!.user.email]);
+      const members = (await storage.accounts.members.listByOrganization(organization.id)).map((member) => member.user.email).sort();
+      assert.deepEqual(members, [joined[0]!.user.email, "owner@example.com"].sort());
+    });
+
+    it("gives the invite back when the account cannot be created after the claim (the email was taken meanwhile)", async () => {
+      const { secret, invite } = await createInvite(storage, await accessOf(owner), CLI_ACTOR, { role: "member" }, NOW);
+      const users = storage.accounts.users;
+      const create = users.create.bind(users);
+      // Someone else takes the address between the sign-up's check and its insert.
+      users.create = async (input) => {
+        await create({ ...input, name: "Someone else" });
+        return create(input);
+      };
+      try {
+        await rejectsWith(signUpWithInvite(storage, secret, { email: "late@example.com", password: PASSWORD }, null, NOW), "conflict", /late@example\.com already exists/);
+      } finally {
+        users.create = create;
+      }
+      assert.deepEqual((await storage.accounts.invites.listPending(organization.id, NOW)).map((pending) => pending.id), [invite.id]);
+      const { user } = await signUpWithInvite(storage, secret, { email: "later@example.com", password: PASSWORD }, null, NOW + MINUTE);
+      assert.equal((await storage.accounts.members.get(organization.id, user.id))?.role, "member");
     });
 
     it("refuses expired, unknown and other-address invites", async () => {
@@ -303,6 +432,9 @@ describe("accounts services (SQLite)", () => {
       await transferOwnership(storage, ownerAccess, CLI_ACTOR, adminAccess.member.id);
       assert.equal((await storage.accounts.members.get(organization.id, admin.id))?.role, "owner");
       assert.equal((await storage.accounts.members.get(organization.id, owner.id))?.role, "admin");
+      // An access read while still an owner: storage checks again in the same statement as the change.
+      await rejectsWith(transferOwnership(storage, ownerAccess, CLI_ACTOR, memberRow.id), "conflict", /no longer an owner/);
+      assert.equal((await storage.accounts.members.get(organization.id, member.id))?.role, "viewer");
 
       // Anyone may leave; the removed person's access is gone at once.
       await removeMember(storage, await accessOf(member), CLI_ACTOR, memberRow.id);

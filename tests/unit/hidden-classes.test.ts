@@ -29,7 +29,7 @@ function differingObjects(after = "(made) => made"): Record<string, string[]> {
     const { parseEnvelope } = await import(${sourcePath("src/ingest/envelope.ts")});
     const { processEnvelope } = await import(${sourcePath("src/ingest/pipeline.ts")});
     const { createItemRegistry } = await import(${sourcePath("src/items/index.ts")});
-    const { readSpanContainers, asRead } = await import(${sourcePath("src/storage/span-containers.ts")});
+    const { readSpanContainers, asRead } = await import(${sourcePath("src/items/span-containers.ts")});
     const { toCommitRecord } = await import(${sourcePath("src/storage/sqlite/commit-records.ts")});
     const registry = createItemRegistry({ maxEventBytes: 1 << 20 });
     const FIXTURE_KEY = "0123456789abcdef0123456789abcdef";

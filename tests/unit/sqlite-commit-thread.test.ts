@@ -18,8 +18,8 @@ import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import Database from "better-sqlite3";
 import { refusesOneBatch } from "../../src/storage/sqlite/commit-errors";
-import { SqliteCheckpointThread } from "../../src/storage/sqlite/checkpoint-thread";
-import { SqliteCommitThread } from "../../src/storage/sqlite/commit-thread";
+import { SqliteCheckpointThread } from "../../src/storage/sqlite/checkpoint.main";
+import { SqliteCommitThread } from "../../src/storage/sqlite/commit.main";
 import type { IngestRecord, SpanContainerRecord } from "../../src/model";
 import type { Storage } from "../../src/storage/types";
 import { FIXTURE_KEY, readdressedEnvelope } from "../helpers/fixtures";
@@ -345,7 +345,7 @@ it("runs the checkpoint thread alone at the lowest priority, and no thread so af
 it("leaves checkpoints below 4,000 pages to the checkpoint thread on the main connection too, so a UI write never copies the WAL", async () => {
   const own = mkdtempSync(path.join(tmpdir(), "periscope-checkpoint-bound-"));
   // The checkpoint thread's first round is a minute away: whatever reaches the file comes from another connection.
-  const withThreads = createSqliteStorage(own, { commitThread: true, checkpointIntervalMs: 60_000 });
+  const withThreads = createSqliteStorage(own, { topology: { engine: "sqlite", commits: "thread", checkpointIntervalMs: 60_000 } });
   try {
     const project = (await ensureDefaults(withThreads)).project.id;
     const mediumEvents = () => {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import pg from "pg";
-import { accountsContract } from "../../src/storage/contract/accounts-suite";
-import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
-import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
-import { retentionContract } from "../../src/storage/contract/retention-suite";
-import { spanContract } from "../../src/storage/contract/span-suite";
+import { accountsContract } from "../contract/accounts-suite";
+import { storageContract, type EngineFactory } from "../contract/suite";
+import { telemetryContract } from "../contract/telemetry-suite";
+import { retentionContract } from "../contract/retention-suite";
+import { spanContract } from "../contract/span-suite";
 import { createPostgresStorage } from "../../src/storage/postgres";
 import { PARTITIONED_TABLES } from "../../src/storage/postgres/partitions";
 import type { Storage } from "../../src/storage/types";

@@ -6,21 +6,25 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { eventItem } from "../../src/items/event";
 import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
-import { accountsContract } from "../../src/storage/contract/accounts-suite";
-import { storageContract, type EngineFactory } from "../../src/storage/contract/suite";
-import { retentionContract } from "../../src/storage/contract/retention-suite";
-import { spanContract } from "../../src/storage/contract/span-suite";
-import { telemetryContract } from "../../src/storage/contract/telemetry-suite";
+import { accountsContract } from "../contract/accounts-suite";
+import { storageContract, type EngineFactory } from "../contract/suite";
+import { retentionContract } from "../contract/retention-suite";
+import { spanContract } from "../contract/span-suite";
+import { telemetryContract } from "../contract/telemetry-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
+import type { SqliteTopology } from "../../src/config";
 import type { Storage } from "../../src/storage/types";
 
 const dirs = new Map<Storage, string>();
 
-/** The ingest commits on the calling thread, or on the commit thread (SQLITE_COMMIT_THREAD, the server's default). */
+/** Both SQLite topologies (src/config.ts): commits inline on the calling thread, or on the commit thread (the server's default). */
+const topologyOf = (commitThread: boolean): SqliteTopology =>
+  commitThread ? { engine: "sqlite", commits: "thread", checkpointIntervalMs: null } : { engine: "sqlite", commits: "inline" };
+
 const sqlite = (commitThread: boolean, issueEventsMergeMs?: number): EngineFactory => ({
   async create() {
     const dir = mkdtempSync(path.join(tmpdir(), "periscope-sqlite-"));
-    const storage = createSqliteStorage(dir, { commitThread, issueEventsMergeMs });
+    const storage = createSqliteStorage(dir, { topology: topologyOf(commitThread), issueEventsMergeMs });
     dirs.set(storage, dir);
     return storage;
   },
@@ -47,7 +51,7 @@ describe("sqlite: how an event's stored form is kept", () => {
   // The commit deflates: on the commit thread when there is one, else on the thread that processed the event.
   for (const commitThread of [false, true]) it(`deflates a large event into a BLOB and keeps a small one as text (commit thread: ${commitThread})`, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "periscope-sqlite-"));
-    const storage = createSqliteStorage(dir, { commitThread });
+    const storage = createSqliteStorage(dir, { topology: topologyOf(commitThread) });
     try {
       const { project } = await ensureDefaults(storage);
       const context = { projectId: project.id, envelopeHeaders: {}, receivedAt: Date.now(), clientIp: "198.51.100.4", userAgent: "curl/8.5.0" };

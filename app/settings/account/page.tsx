@@ -12,6 +12,7 @@ import { MIN_PASSWORD_LENGTH } from "@/src/auth/password";
 import { SCOPES } from "@/src/auth/scopes";
 import { getRuntime } from "@/src/runtime";
 import { organizationsOf } from "@/src/services/accounts/access";
+import { listApiTokens } from "@/src/services/accounts/tokens";
 import { changePasswordAction, createTokenAction, revokeTokenAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -25,7 +26,7 @@ export default async function AccountPage() {
   const [first] = await organizationsOf(storage, principal.user);
   if (!first) redirect("/");
   const workspace = await requireWorkspace(first.slug, "/settings/account");
-  const tokens = await storage.accounts.tokens.listForUser(principal.user.id);
+  const tokens = await listApiTokens(storage, principal.user);
   const now = requestNow();
   const { user } = principal;
   return (

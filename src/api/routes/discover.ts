@@ -69,12 +69,12 @@ const DATASETS: Record<"transactions" | "spans", Record<string, Column>> = {
 const MS_MEASUREMENTS = new Set(["fp", "fcp", "lcp", "fid", "inp", "ttfb", "ttfb.requesttime", "connection.rtt", "app_start_cold", "app_start_warm"]);
 
 function columnOf(dataset: Record<string, Column>, field: string): Column | undefined {
-  const known = dataset[field];
-  if (known) return known;
+  // hasOwn: `field=__proto__` or `field=constructor` must be an unknown field, not Object.prototype's.
+  if (Object.hasOwn(dataset, field)) return dataset[field];
   const measurement = /^measurements\.([a-z0-9_.-]+)$/i.exec(field)?.[1]?.toLowerCase();
   if (measurement === undefined) return undefined;
   const ms = MS_MEASUREMENTS.has(measurement);
-  return { type: ms ? "duration" : "number", ...(ms ? { unit: "millisecond" } : {}), value: (span) => span.measurements[measurement] ?? null };
+  return { type: ms ? "duration" : "number", ...(ms ? { unit: "millisecond" } : {}), value: (span) => (Object.hasOwn(span.measurements, measurement) ? span.measurements[measurement] : null) ?? null };
 }
 
 /** Query filters per dataset, mapped to the span list's own. */

@@ -60,7 +60,8 @@ export const userCreate = defineCommand({ name: "user create", summary: "create 
     if (!first) await addMember(storage, CLI_ACTOR, organization, user, memberRole);
     print(context.stdout, `Created ${user.email} (id ${user.id}), ${memberRole} of the organisation "${organization.slug}".`);
     return 0;
-  });
+    // The first account may come before the server's first start, so this command may create the database.
+  }, { createsDatabase: true });
 });
 
 function roleArgument(value: string | undefined): Role | undefined {

@@ -1,5 +1,6 @@
 import type { AuditEntry } from "../../model";
 import type { Storage } from "../../storage/types";
+import { requireScope, type Access } from "./access";
 import type { Actor } from "./actor";
 
 export interface AuditTarget {
@@ -26,4 +27,10 @@ export function recordAudit(
     data,
     ipAddress: actor.ipAddress,
   });
+}
+
+/** The organisation's audit log, newest first; `before` is the id of the last entry of the previous page. */
+export async function listAuditEntries(storage: Storage, access: Access, limit: number, before?: string): Promise<AuditEntry[]> {
+  requireScope(access, "org:write");
+  return storage.accounts.audit.list(access.organization.id, limit, before);
 }

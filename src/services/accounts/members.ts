@@ -1,7 +1,8 @@
 /**
  * Membership: invitations by link, roles, removal and ownership transfer. The rules, as in Sentry:
  * nobody grants, changes or removes a role above their own; only an owner makes owners; an
- * organisation always keeps at least one owner.
+ * organisation always keeps at least one owner (storage's conditional statements make that check
+ * and the change one step, so concurrent changes cannot race past it).
  */
 import { z } from "zod";
 import { AppError } from "../../errors";
@@ -13,9 +14,11 @@ import type { Storage } from "../../storage/types";
 import { requireScope, type Access } from "./access";
 import type { Actor } from "./actor";
 import { recordAudit } from "./audit";
-import { createUser, type NewUserInput } from "./users";
+import { prepareUser, type NewUserInput } from "./users";
 
 const INVITE_TTL_MS = 7 * 86_400_000;
+
+export const LAST_OWNER_MESSAGE = "The organization must keep at least one owner: transfer ownership first";
 
 const inviteInput = z.object({
   role: z.string().refine(isRole, "role: must be owner, admin, member or viewer"),
@@ -74,29 +77,39 @@ export async function cancelInvite(storage: Storage, access: Access, actor: Acto
   await recordAudit(storage, actor, access.organization.id, "member.invite_cancel", { type: "invite", id: invite.id }, { role: invite.role });
 }
 
+const ALREADY_USED = "This invite link has already been used.";
+
 /** The invite behind a link, if it can still be used, with its organisation. */
 export async function openInvite(storage: Storage, secret: string, now: number): Promise<{ invite: Invite; organization: Organization }> {
   const invite = /^[0-9a-f]{64}$/.test(secret) ? await storage.accounts.invites.getByTokenHash(digestOf(secret)) : null;
   if (!invite) throw new AppError("not_found", "This invite link is not valid.");
-  if (invite.acceptedAt !== null) throw new AppError("conflict", "This invite link has already been used.");
+  if (invite.acceptedAt !== null) throw new AppError("conflict", ALREADY_USED);
   if (invite.expiresAt <= now) throw new AppError("conflict", "This invite link has expired; ask for a new one.");
   const organization = await storage.organizations.getById(invite.organizationId);
   if (!organization) throw new AppError("not_found", "This invite link is not valid.");
   return { invite, organization };
 }
 
-/** The signed-in person (or one who just signed up) joins through the link. */
-export async function acceptInvite(storage: Storage, secret: string, user: User, ipAddress: string | null, now: number): Promise<Member> {
-  const { invite, organization } = await openInvite(storage, secret, now);
-  if (invite.email && invite.email !== user.email) {
-    throw new AppError("forbidden", `This invite is for ${invite.email}; you are signed in as ${user.email}.`);
+/**
+ * Claims the invite for one person: a single conditional UPDATE, so of any number of concurrent
+ * claims (from any processes) exactly one wins; the others are refused before they create anything.
+ */
+async function claim(storage: Storage, invite: Invite, now: number): Promise<void> {
+  if (!(await storage.accounts.invites.markAccepted(invite.id, now))) throw new AppError("conflict", ALREADY_USED);
+}
+
+/** Runs `step` under a claim; if it fails, the claim is given back so the link still works. */
+async function orRelease<T>(storage: Storage, invite: Invite, claimedAt: number, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await storage.accounts.invites.releaseAcceptance(invite.id, claimedAt);
+    throw error;
   }
-  if (await storage.accounts.members.get(organization.id, user.id)) {
-    throw new AppError("conflict", `You are already a member of ${organization.name}.`);
-  }
-  if (!(await storage.accounts.invites.markAccepted(invite.id, now))) {
-    throw new AppError("conflict", "This invite link has already been used.");
-  }
+}
+
+/** Adds the member the claimed invite describes, with its teams, and audits it. */
+async function join(storage: Storage, invite: Invite, organization: Organization, user: User, ipAddress: string | null): Promise<Member> {
   const member = await storage.accounts.members.add({ organizationId: organization.id, userId: user.id, role: invite.role });
   for (const teamId of invite.teamIds) await storage.accounts.teams.addMember(teamId, member.id);
   await recordAudit(
@@ -110,7 +123,27 @@ export async function acceptInvite(storage: Storage, secret: string, user: User,
   return member;
 }
 
-/** Someone without an account follows the link: the account is created and joins in one step. */
+/** The signed-in person (or one who just signed up) joins through the link. */
+export async function acceptInvite(storage: Storage, secret: string, user: User, ipAddress: string | null, now: number): Promise<Member> {
+  const { invite, organization } = await openInvite(storage, secret, now);
+  if (invite.email && invite.email !== user.email) {
+    throw new AppError("forbidden", `This invite is for ${invite.email}; you are signed in as ${user.email}.`);
+  }
+  if (await storage.accounts.members.get(organization.id, user.id)) {
+    throw new AppError("conflict", `You are already a member of ${organization.name}.`);
+  }
+  await claim(storage, invite, now);
+  return orRelease(storage, invite, now, () => join(storage, invite, organization, user, ipAddress));
+}
+
+/**
+ * Someone without an account follows the link: the account is created and joins in one step. The
+ * invite is claimed first and only the claimant creates an account, so parallel sign-ups with one
+ * link make one account, not one member and many accounts of no organisation. Everything that can
+ * be checked (input, email free, password) is checked and hashed before the claim; if creating the
+ * account still fails (the email was taken meanwhile), the claim is released. No transaction: on
+ * SQLite none may run (ADR 0011), and the claim makes one unnecessary on either engine.
+ */
 export async function signUpWithInvite(
   storage: Storage,
   secret: string,
@@ -118,13 +151,18 @@ export async function signUpWithInvite(
   ipAddress: string | null,
   now: number,
 ): Promise<{ user: User; member: Member }> {
-  const { invite } = await openInvite(storage, secret, now);
+  const { invite, organization } = await openInvite(storage, secret, now);
   if (invite.email && invite.email !== input.email.trim().toLowerCase()) {
     throw new AppError("forbidden", `This invite is for ${invite.email}.`);
   }
-  const user = await createUser(storage, input);
-  const member = await acceptInvite(storage, secret, user, ipAddress, now);
-  return { user, member };
+  const prepared = await prepareUser(storage, input);
+  await claim(storage, invite, now);
+  return orRelease(storage, invite, now, async () => {
+    const user = await storage.accounts.users.create(prepared);
+    // A new account cannot already be a member: only a failing database gets past this point with an account and no membership.
+    const member = await join(storage, invite, organization, user, ipAddress);
+    return { user, member };
+  });
 }
 
 async function memberOf(storage: Storage, access: Access, memberId: string): Promise<Member> {
@@ -139,10 +177,11 @@ export async function changeRole(storage: Storage, access: Access, actor: Actor,
   const member = await memberOf(storage, access, memberId);
   mayManageRole(access, member.role);
   mayManageRole(access, role);
-  if (member.role === "owner" && role !== "owner" && (await storage.accounts.members.countOwners(access.organization.id)) <= 1) {
-    throw new AppError("conflict", "The organization must keep at least one owner: transfer ownership first");
-  }
-  const updated = (await storage.accounts.members.setRole(member.id, role)) ?? member;
+  // The check and the change are one atomic step in storage: two owners demoting each other at once
+  // cannot both succeed.
+  const updated = await storage.accounts.members.setRole(member.id, role);
+  if (updated === "last_owner") throw new AppError("conflict", LAST_OWNER_MESSAGE);
+  if (!updated) throw new AppError("not_found", "member not found");
   await recordAudit(storage, actor, access.organization.id, "member.role_change", { type: "member", id: member.id }, { from: member.role, to: role });
   return updated;
 }
@@ -154,10 +193,9 @@ export async function removeMember(storage: Storage, access: Access, actor: Acto
     requireScope(access, "member:write");
     mayManageRole(access, member.role);
   }
-  if (member.role === "owner" && (await storage.accounts.members.countOwners(access.organization.id)) <= 1) {
-    throw new AppError("conflict", "The organization must keep at least one owner: transfer ownership first");
-  }
-  await storage.accounts.members.remove(member.id);
+  const removed = await storage.accounts.members.remove(member.id);
+  if (removed === "last_owner") throw new AppError("conflict", LAST_OWNER_MESSAGE);
+  if (removed === "not_found") throw new AppError("not_found", "member not found");
   await recordAudit(storage, actor, access.organization.id, "member.remove", { type: "member", id: member.id }, { role: member.role, userId: member.userId });
 }
 
@@ -167,6 +205,15 @@ export async function transferOwnership(storage: Storage, access: Access, actor:
   if (access.role !== "owner") throw new AppError("forbidden", "Only an owner can transfer ownership");
   const target = await memberOf(storage, access, memberId);
   if (target.id === access.member.id) throw new AppError("bad_request", "You already own this organization");
-  await storage.accounts.members.transferOwnership(access.member.id, target.id);
+  // Only while the giver is still an owner (checked again in the same statement as the change).
+  if (!(await storage.accounts.members.transferOwnership(access.member.id, target.id))) {
+    throw new AppError("conflict", "Ownership was not transferred: you are no longer an owner, or the member has left; reload and try again");
+  }
   await recordAudit(storage, actor, access.organization.id, "member.transfer_ownership", { type: "member", id: target.id }, { from: access.member.id });
+}
+
+/** Invitations not yet accepted and not expired at `now`; only for those who may invite. */
+export async function listPendingInvites(storage: Storage, access: Access, now: number): Promise<Invite[]> {
+  requireScope(access, "member:write");
+  return storage.accounts.invites.listPending(access.organization.id, now);
 }

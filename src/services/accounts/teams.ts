@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
 import { parseInput } from "../parse-input";
-import type { Project, Team } from "../../model";
+import type { MemberWithUser, Project, Team } from "../../model";
 import type { Storage } from "../../storage/types";
 import { slugify, slugSchema } from "../projects/slug";
 import { requireScope, type Access } from "./access";
@@ -74,4 +74,51 @@ export async function setTeamProject(
   if (owns) await storage.accounts.teams.addProject(team.id, project.id);
   else await storage.accounts.teams.removeProject(team.id, project.id);
   await recordAudit(storage, actor, access.organization.id, owns ? "team.add_project" : "team.remove_project", { type: "team", id: team.id }, { projectId: project.id, project: project.slug });
+}
+
+export interface TeamSummary {
+  team: Team;
+  memberCount: number;
+  /** Whether the caller is on the team. */
+  isMember: boolean;
+}
+
+/** Every team of the organisation with its member count and whether the caller is on it, in two queries. */
+export async function listTeamSummaries(storage: Storage, access: Access): Promise<TeamSummary[]> {
+  const [teams, memberIds] = await Promise.all([listTeams(storage, access), storage.accounts.teams.memberIdsByTeam(access.organization.id)]);
+  return teams.map((team) => {
+    const ids = memberIds.get(team.id) ?? [];
+    return { team, memberCount: ids.length, isMember: ids.includes(access.member.id) };
+  });
+}
+
+export interface TeamDetails {
+  team: Team;
+  members: MemberWithUser[];
+  /** Ids of the projects the team owns, whether or not the caller may see them. */
+  projectIds: ReadonlySet<string>;
+}
+
+/**
+ * What the teams page shows: every team with its members and projects, the organisation's members
+ * and its projects (to offer for adding), in a fixed number of queries however many teams there are.
+ */
+export async function listTeamDetails(
+  storage: Storage,
+  access: Access,
+): Promise<{ teams: TeamDetails[]; members: MemberWithUser[]; projects: Project[] }> {
+  const organizationId = access.organization.id;
+  const [teams, members, projects, memberIds, projectIds] = await Promise.all([
+    listTeams(storage, access),
+    storage.accounts.members.listByOrganization(organizationId),
+    storage.projects.listByOrganization(organizationId),
+    storage.accounts.teams.memberIdsByTeam(organizationId),
+    storage.accounts.teams.projectIdsByTeam(organizationId),
+  ]);
+  const details = teams.map((team) => {
+    const onTeam = new Set(memberIds.get(team.id) ?? []);
+    // Members come ordered by email, as a team's own list is.
+    return { team, members: members.filter((member) => onTeam.has(member.id)), projectIds: new Set(projectIds.get(team.id) ?? []) };
+  });
+  return { teams: details, members, projects };
 }

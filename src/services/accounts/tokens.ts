@@ -52,3 +52,8 @@ async function auditInEveryOrganization(storage: Storage, actor: Actor, user: Us
     await recordAudit(storage, actor, member.organizationId, event, { type: "token", id: token.id }, { ...data, owner: user.email });
   }
 }
+
+/** The person's API tokens, as stored (only their digests, never the secrets). */
+export async function listApiTokens(storage: Storage, user: User): Promise<ApiToken[]> {
+  return storage.accounts.tokens.listForUser(user.id);
+}

@@ -25,10 +25,21 @@ function parseNewUser(input: NewUserInput): z.output<typeof newUserInput> {
   return { ...data, name: data.name || data.email.split("@")[0]! };
 }
 
-export async function createUser(storage: Storage, input: NewUserInput): Promise<User> {
+/** A new account's row, checked (email free, password acceptable) and hashed, not yet stored. */
+export interface PreparedUser {
+  email: string;
+  name: string;
+  passwordHash: string;
+}
+
+export async function prepareUser(storage: Storage, input: NewUserInput): Promise<PreparedUser> {
   const { email, name, password } = parseNewUser(input);
   if (await storage.accounts.users.getByEmail(email)) throw new AppError("conflict", `a user with the email ${email} already exists`);
-  return storage.accounts.users.create({ email, name, passwordHash: await hashPassword(password) });
+  return { email, name, passwordHash: await hashPassword(password) };
+}
+
+export async function createUser(storage: Storage, input: NewUserInput): Promise<User> {
+  return storage.accounts.users.create(await prepareUser(storage, input));
 }
 
 /** Adds the user to the organisation with a role; members also join the default team when there is one. */

@@ -49,3 +49,8 @@ export async function listIssues(
     now,
   });
 }
+
+/** The releases and environments a project's issues were seen in: the choices of the list's filters. */
+export async function issueFacets(storage: Storage, project: Project): Promise<{ releases: string[]; environments: string[] }> {
+  return storage.issues.facets(project.id);
+}

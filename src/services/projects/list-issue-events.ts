@@ -15,7 +15,7 @@ export async function listIssueEvents(
   page: { limit: number; cursor?: string },
 ): Promise<{ issue: Issue; events: Page<StoredEvent> }> {
   const { issue } = await getIssue(storage, issueId);
-  return { issue, events: await storage.events.listForIssue(issue.id, page.limit, page.cursor) };
+  return { issue, events: await listEventsOfIssue(storage, issue, page) };
 }
 
 export type IssueEventSelector = "latest" | "oldest" | string;
@@ -41,4 +41,9 @@ export async function getIssueEvent(
 /** Older (`previous`) and newer (`next`) event of the same issue. */
 export async function listEventNeighbours(storage: Storage, event: StoredEvent): Promise<EventNeighbours> {
   return storage.events.neighbours(event.issueId, event.eventId);
+}
+
+/** A page of the events of an issue already loaded (and authorised) by the caller, newest first. */
+export async function listEventsOfIssue(storage: Storage, issue: Issue, page: { limit: number; cursor?: string }): Promise<Page<StoredEvent>> {
+  return storage.events.listForIssue(issue.id, page.limit, page.cursor);
 }

@@ -15,8 +15,13 @@ export interface IssueEventView {
   newerEventId: string | null;
   latestEventId: string | null;
   oldestEventId: string | null;
+  /** The first `ISSUE_PAGE_TAG_KEYS` tag keys, by name; `moreTagKeys` says how many were left out. */
   tags: TagDistribution[];
+  moreTagKeys: number;
 }
+
+/** Tag keys the issue page shows: an issue's events may carry thousands of distinct keys. */
+export const ISSUE_PAGE_TAG_KEYS = 50;
 
 /**
  * Loads an issue the person may see; another organisation's issue, or one of a project outside
@@ -57,6 +62,7 @@ export async function loadIssueEvent(
     newerEventId: neighbours.nextEventId,
     latestEventId: latest?.eventId ?? null,
     oldestEventId: oldest?.eventId ?? null,
-    tags,
+    tags: tags.slice(0, ISSUE_PAGE_TAG_KEYS),
+    moreTagKeys: Math.max(0, tags.length - ISSUE_PAGE_TAG_KEYS),
   };
 }

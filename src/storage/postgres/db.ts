@@ -2,7 +2,6 @@ import pg from "pg";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "../../errors";
-import type { ConstraintKind } from "../account-rows";
 import { Partitions } from "./partitions";
 
 const migrationsDir = path.join(import.meta.dirname, "..", "migrations", "postgres");
@@ -67,11 +66,17 @@ export function isUnavailable(error: unknown): boolean {
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|server closed the connection/i.test(error.message);
 }
 
-function unavailable(error: unknown): AppError {
+export function unavailable(error: unknown): AppError {
   return new AppError("unavailable", "the database is unavailable, retry shortly", [String(error)], 5);
 }
 
 const RETRYABLE = new Set(["40P01", "40001"]);
+
+/** A deadlock or serialization failure: the whole transaction may simply run again. */
+export function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && RETRYABLE.has(code);
+}
 
 /** PostgreSQL's text cannot hold NUL (error 22021); SQLite's can. */
 const NUL = "\u0000";
@@ -154,8 +159,7 @@ export async function openDatabase(options: PgOptions): Promise<PgDb> {
           return result;
         } catch (error) {
           await client.query("ROLLBACK").catch(() => (broken = true));
-          const code = (error as { code?: unknown }).code;
-          if (attempt < 5 && typeof code === "string" && RETRYABLE.has(code)) continue;
+          if (attempt < 5 && isRetryable(error)) continue;
           throw error;
         } finally {
           client.release(broken);
@@ -194,18 +198,4 @@ async function migrate(pool: pg.Pool): Promise<void> {
   } finally {
     client.release();
   }
-}
-
-/** Which kind of constraint an error violated, for the accounts repos' AppErrors (../account-rows.ts). */
-export function constraintKind(error: unknown): ConstraintKind | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "23505") return "unique";
-  if (code === "23503" || code === "23502") return "missing";
-  return null;
-}
-
-/** Runs a DELETE (or UPDATE) and answers how many rows it touched. */
-export async function affected(db: Queryable, sql: string, params: readonly Param[]): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`WITH touched AS (${sql} RETURNING 1) SELECT COUNT(*) AS n FROM touched`, params);
-  return row?.n ?? 0;
 }

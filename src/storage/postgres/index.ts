@@ -1,15 +1,13 @@
-import type { IngestStorage, Storage } from "../types";
-import { postgresAccounts } from "./accounts";
+import { appData } from "../app";
+import { postgresDialect } from "../app/dialect";
+import type { Storage } from "../types";
 import { openDatabase, type PgOptions } from "./db";
 import { upcomingDays } from "./partitions";
 import { postgresEvents } from "./events";
 import { postgresIngest } from "./ingest";
 import { postgresIssues } from "./issues";
-import { postgresKeys } from "./keys";
 import { KeyChangeListener } from "./listen";
-import { postgresOrganizations } from "./organizations";
 import { postgresOutcomes } from "./outcomes";
-import { postgresProjects } from "./projects";
 import { postgresRetention } from "./retention";
 import { postgresSessions } from "./sessions";
 import { postgresSpans } from "./spans";
@@ -21,11 +19,13 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
   await db.partitions.ensure(db, upcomingDays(Date.now()));
   const keyChanges = new KeyChangeListener(options);
   await keyChanges.start();
+  // App data over the same pool; its key and project writes NOTIFY the listener above (src/storage/app/dialect.ts).
+  const app = appData(postgresDialect(db.pool));
   return {
     engine: "postgres",
-    organizations: postgresOrganizations(db),
-    projects: postgresProjects(db),
-    keys: postgresKeys(db),
+    organizations: app.organizations,
+    projects: app.projects,
+    keys: app.keys,
     issues: postgresIssues(db),
     events: postgresEvents(db),
     // Up to 3 batches in flight, never more than half the pool: the UI and API keep connections.
@@ -35,8 +35,11 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     transactions: postgresTransactions(db),
     spans: postgresSpans(db),
     retention: postgresRetention(db),
-    accounts: postgresAccounts(db),
+    accounts: app.accounts,
     onKeysChanged: (listener) => keyChanges.subscribe(listener),
+    async ping() {
+      await db.query("SELECT 1");
+    },
     async close() {
       await keyChanges.close();
       await db.close();
@@ -44,12 +47,3 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
   };
 }
 
-/**
- * Only the write path, for the ingest worker thread: a pool of its own, so ingest commits never wait
- * for connections the UI holds (and the other way round). Migrations were applied by the main storage.
- */
-export async function createPostgresIngestStorage(options: PgOptions): Promise<IngestStorage> {
-  const db = await openDatabase(options);
-  await db.partitions.ensure(db, upcomingDays(Date.now()));
-  return { ingest: postgresIngest(db, Math.max(1, Math.min(3, options.poolSize))), close: () => db.close() };
-}

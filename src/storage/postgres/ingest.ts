@@ -1,5 +1,5 @@
 import { HOUR_MS, IssueDeltas, OutcomeSums } from "../issue-deltas";
-import { asRead, readSpanContainers } from "../span-containers";
+import { asRead, readSpanContainers } from "../../items/span-containers";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { columnArrays, sortedBy, unnestInsert } from "./bulk";
 import type { PgDb, Queryable } from "./db";

@@ -1,9 +1,11 @@
 import pg from "pg";
-import { KEYS_CHANNEL } from "./keys";
+
+/** NOTIFY channel on which key and project changes reach every process's key cache (src/storage/app/dialect.ts). */
+export const KEYS_CHANNEL = "periscope_keys";
 
 /**
  * Key-cache invalidation across processes: one dedicated connection LISTENs on the channel that key
- * and project writes NOTIFY (keys.ts, projects.ts). When that connection is lost, notifications may
+ * and project writes NOTIFY (src/storage/app/dialect.ts). When that connection is lost, notifications may
  * have been missed, so listeners are called again once it is back; the caches' TTL bounds the rest.
  */
 export class KeyChangeListener {

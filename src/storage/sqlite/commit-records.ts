@@ -1,7 +1,7 @@
 /**
  * Ingest records in the form the SQLite commit writes them: payloads already serialised, span and
  * transaction rows already built, and of an event only the fields its issue counters need. Built on
- * the thread that processed the envelope, so the commit thread (commit-thread.ts) receives flat rows
+ * the thread that processed the envelope, so the commit thread (commit.thread.ts) receives flat rows
  * and strings, which structured clone copies cheaply, instead of whole event trees.
  */
 import type { Level } from "../../processing/types";
@@ -63,7 +63,7 @@ export type CommitRecord =
   | SpanGroupCommit
   | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>;
 
-/** What the commit thread is handed: commit records, and span containers it reads itself (span-containers.ts). */
+/** What the commit thread is handed: commit records, and span containers it reads itself (src/items/span-containers.ts). */
 export type HandedRecord = CommitRecord | SpanContainerRecord;
 
 export const toHandedRecord = (record: IngestRecord): HandedRecord => (record.kind === "span_container" ? record : toCommitRecord(record));

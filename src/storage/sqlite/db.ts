@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { ConstraintKind } from "../account-rows";
+import { prepareDatabaseFile } from "./file-mode";
 
 export type Db = Database.Database;
 
@@ -13,7 +13,7 @@ const migrationsDir = path.join(import.meta.dirname, "..", "migrations", "sqlite
  * ingest door answers 200 (group commit keeps that affordable).
  */
 export function openDatabase(file: string): Db {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") prepareDatabaseFile(file);
   const db = openConnection(file);
   migrate(db);
   return db;
@@ -58,12 +58,4 @@ function migrate(db: Db): void {
       db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(name, Date.now());
     })();
   }
-}
-
-/** Which kind of constraint an error violated, for the accounts repos' AppErrors (../account-rows.ts). */
-export function constraintKind(error: unknown): ConstraintKind | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return "unique";
-  if (code === "SQLITE_CONSTRAINT_FOREIGNKEY" || code === "SQLITE_CONSTRAINT_NOTNULL") return "missing";
-  return null;
 }

@@ -1,16 +1,15 @@
 import path from "node:path";
-import type { IngestStorage, Storage } from "../types";
-import { sqliteAccounts } from "./accounts";
-import { FALLBACK_CHECKPOINT_PAGES } from "./checkpoint-thread";
-import { SqliteCommitThread } from "./commit-thread";
+import { appData } from "../app";
+import { sqliteDialect } from "../app/dialect";
+import type { SqliteTopology } from "../../config";
+import type { Storage } from "../types";
+import { FALLBACK_CHECKPOINT_PAGES } from "./checkpoint.main";
+import { SqliteCommitThread } from "./commit.main";
 import { openDatabase } from "./db";
 import { sqliteEvents } from "./events";
 import { sqliteIngest } from "./ingest";
 import { sqliteIssues } from "./issues";
-import { sqliteKeys } from "./keys";
-import { sqliteOrganizations } from "./organizations";
 import { sqliteOutcomes } from "./outcomes";
-import { sqliteProjects } from "./projects";
 import { sqliteRetention } from "./retention";
 import { sqliteSessions } from "./sessions";
 import { sqliteSpans } from "./spans";
@@ -19,12 +18,10 @@ import { sqliteTransactions } from "./transactions";
 export const SQLITE_FILE_NAME = "periscope.sqlite";
 
 export interface SqliteStorageOptions {
-  /** Ingest commits on a thread of their own (SQLITE_COMMIT_THREAD); off: on the calling thread. */
-  commitThread?: boolean;
+  /** Where ingest commits run (Config.ingest); defaults to inline, on the calling thread. */
+  topology?: SqliteTopology;
   /** The commit thread stopped unexpectedly; after a second the next commit starts it again. */
   onCommitThreadStopped?(reason: string): void;
-  /** With the commit thread: WAL checkpoints on a thread of their own, this many ms apart (SQLITE_CHECKPOINT_INTERVAL_MS). */
-  checkpointIntervalMs?: number | null;
   /** A checkpoint on that thread failed, or the thread stopped. */
   onCheckpointProblem?(reason: string): void;
   /** How often a commit merges issue_events (issue-events.ts); for tests, which need both states. */
@@ -36,24 +33,21 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
   const file = path.join(dataDir, SQLITE_FILE_NAME);
   // Opened (and migrated) first: the commit thread's connection then finds the schema in place.
   const db = openDatabase(file);
-  const checkpoints = options.commitThread && options.checkpointIntervalMs ? { intervalMs: options.checkpointIntervalMs, onProblem: options.onCheckpointProblem } : undefined;
+  const topology = options.topology ?? { engine: "sqlite", commits: "inline" };
+  const onThread = topology.commits === "thread" ? topology : null;
+  const checkpoints = onThread?.checkpointIntervalMs ? { intervalMs: onThread.checkpointIntervalMs, onProblem: options.onCheckpointProblem } : undefined;
   // A UI or retention write would otherwise checkpoint on the main thread whenever the WAL, which
   // now runs between 1,000 and 4,000 pages, passes SQLite's default.
   if (checkpoints) db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
-  const commitThread = options.commitThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints, issueEventsMergeMs: options.issueEventsMergeMs }) : null;
+  const commitThread = onThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints, issueEventsMergeMs: options.issueEventsMergeMs }) : null;
   // One process owns the file, so key and project changes only need to reach this process's listeners.
   const keyListeners = new Set<() => void>();
-  const changed = <T>(result: T): T => {
-    for (const listener of keyListeners) listener();
-    return result;
-  };
-  const projects = sqliteProjects(db);
-  const keys = sqliteKeys(db);
+  const app = appData(sqliteDialect(db, () => keyListeners.forEach((listener) => listener())));
   return {
     engine: "sqlite",
-    organizations: sqliteOrganizations(db),
-    projects: { ...projects, create: async (input) => changed(await projects.create(input)) },
-    keys: { ...keys, create: async (input) => changed(await keys.create(input)) },
+    organizations: app.organizations,
+    projects: app.projects,
+    keys: app.keys,
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
     ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),
@@ -62,10 +56,13 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
     retention: sqliteRetention(db),
-    accounts: sqliteAccounts(db),
+    accounts: app.accounts,
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);
+    },
+    async ping() {
+      db.prepare("SELECT 1").get();
     },
     async close() {
       await commitThread?.close();
@@ -74,16 +71,3 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
   };
 }
 
-/**
- * Only the write path, on a connection of its own (the ingest worker thread). WAL lets the main
- * thread's connection read beside it; SQLite serialises the two writers (busy_timeout).
- */
-export function createSqliteIngestStorage(dataDir: string): IngestStorage {
-  const db = openDatabase(path.join(dataDir, SQLITE_FILE_NAME));
-  return {
-    ingest: sqliteIngest(db),
-    async close() {
-      db.close();
-    },
-  };
-}

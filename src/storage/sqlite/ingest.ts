@@ -1,4 +1,4 @@
-import { readSpanContainers } from "../span-containers";
+import { readSpanContainers } from "../../items/span-containers";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import { packPayload } from "../stored-payload";
 import type { IngestRecordResult, IngestStore } from "../types";
@@ -29,7 +29,7 @@ export interface SqliteCommitter {
  * One call = one transaction = one fsync, however many records: the group-commit writer in
  * src/ingest/writer.ts batches concurrent requests into a call, and the per-issue counters are
  * summed over the batch (IssueDeltas) before they are written. Synchronous, so it runs on whichever
- * thread owns the connection: the main thread (sqliteIngest) or the commit thread (commit-thread.ts).
+ * thread owns the connection: the main thread (sqliteIngest) or the commit thread (commit.thread.ts).
  */
 export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): SqliteCommitter {
   const existingEvent = db.prepare<[number, string], { issue_id: number }>(
@@ -154,8 +154,8 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
   return {
     commit(records) {
       // IMMEDIATE takes the write lock up front: a deferred transaction that reads first cannot wait
-      // for it (SQLITE_BUSY at once) when another connection — the ingest worker's or the main
-      // thread's (INGEST_WORKER=true) or the commit thread's — wrote in between; BEGIN IMMEDIATE waits busy_timeout instead.
+      // for it (SQLITE_BUSY at once) when another connection — the main thread's or the commit
+      // thread's — wrote in between; BEGIN IMMEDIATE waits busy_timeout instead.
       return commitAll.immediate(records);
     },
   };

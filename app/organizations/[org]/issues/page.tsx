@@ -11,7 +11,7 @@ import { firstValues, hrefWith, type RawSearchParams } from "@/components/search
 import { buttonClass, Card, EmptyState } from "@/components/ui";
 import { LEVELS } from "@/src/processing/types";
 import { getRuntime } from "@/src/runtime";
-import { listIssues, parseIssueListParams } from "@/src/services/issues/list-issues";
+import { issueFacets, listIssues, parseIssueListParams } from "@/src/services/issues/list-issues";
 import { projectHasIssues } from "@/src/services/ui/project-summary";
 import { requireWorkspace } from "@/app/_lib/session";
 import type { IssueWithStats, Page, Project } from "@/src/model";
@@ -80,7 +80,7 @@ async function ProjectIssues({
     if (appError?.code !== "bad_request") throw error;
     problem = [appError.message, ...appError.causes].join(" — ");
   }
-  const facets = await storage.issues.facets(project.id);
+  const facets = await issueFacets(storage, project);
   const values = {
     project: project.id,
     query: search.query ?? "",

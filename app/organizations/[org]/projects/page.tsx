@@ -9,6 +9,7 @@ import { getRuntime } from "@/src/runtime";
 import { summarizeProject, type ProjectSummary } from "@/src/services/ui/project-summary";
 import { requireWorkspace } from "@/app/_lib/session";
 import { hasScope } from "@/src/services/accounts/access";
+import { listTeams } from "@/src/services/accounts/teams";
 import { createProjectAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +20,7 @@ export default async function ProjectsPage({ params }: { params: Promise<{ org: 
   const { storage } = getRuntime();
   const workspace = await requireWorkspace(org, `/organizations/${org}/projects`);
   const canCreate = hasScope(workspace.access, "project:write");
-  const teams = canCreate ? await storage.accounts.teams.listByOrganization(workspace.organization.id) : [];
+  const teams = canCreate ? await listTeams(storage, workspace.access) : [];
   const now = requestNow();
   const summaries = await Promise.all(workspace.projects.map((project) => summarizeProject(storage, project, now)));
   const slug = workspace.organization.slug;

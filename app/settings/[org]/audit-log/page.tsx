@@ -8,6 +8,7 @@ import { SettingsNav } from "@/components/settings-nav";
 import { buttonClass, Card, EmptyState } from "@/components/ui";
 import { requireWorkspace } from "@/app/_lib/session";
 import { getRuntime } from "@/src/runtime";
+import { listAuditEntries } from "@/src/services/accounts/audit";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Audit log" };
@@ -22,7 +23,7 @@ export default async function AuditLogPage({ params, searchParams }: { params: P
   const { access, organization } = workspace;
   if (access.role !== "owner" && access.role !== "admin") notFound();
   const cursor = before && /^\d+$/.test(before) ? before : undefined;
-  const entries = await getRuntime().storage.accounts.audit.list(organization.id, PAGE_SIZE + 1, cursor);
+  const entries = await listAuditEntries(getRuntime().storage, access, PAGE_SIZE + 1, cursor);
   const page = entries.slice(0, PAGE_SIZE);
   const base = `/settings/${organization.slug}/audit-log`;
   return (

@@ -10,7 +10,8 @@ import { requireWorkspace } from "@/app/_lib/session";
 import { ROLE_RANK, ROLES, type Role } from "@/src/auth/scopes";
 import { getRuntime } from "@/src/runtime";
 import { hasScope } from "@/src/services/accounts/access";
-import { listMembers } from "@/src/services/accounts/members";
+import { listMembers, listPendingInvites } from "@/src/services/accounts/members";
+import { listTeams } from "@/src/services/accounts/teams";
 import type { MemberWithUser } from "@/src/model";
 import { cancelInviteAction, changeRoleAction, inviteAction, removeMemberAction, transferOwnershipAction } from "./actions";
 
@@ -28,7 +29,7 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
   // Nobody grants a role above their own; only owners make owners (the service enforces both).
   const grantable = ROLES.filter((role) => ROLE_RANK[role] <= ROLE_RANK[access.role] && (role !== "owner" || hasScope(access, "member:admin")));
   const [teams, invites] = canManage
-    ? await Promise.all([storage.accounts.teams.listByOrganization(organization.id), storage.accounts.invites.listPending(organization.id, now)])
+    ? await Promise.all([listTeams(storage, access), listPendingInvites(storage, access, now)])
     : [[], []];
   const slug = organization.slug;
   return (

@@ -7,7 +7,7 @@ import { buttonClass, Card, inputClass, Pill, Section } from "@/components/ui";
 import { requireWorkspace } from "@/app/_lib/session";
 import { getRuntime } from "@/src/runtime";
 import { hasScope } from "@/src/services/accounts/access";
-import { listTeams } from "@/src/services/accounts/teams";
+import { listTeamDetails } from "@/src/services/accounts/teams";
 import type { MemberWithUser, Project, Team } from "@/src/model";
 import { createTeamAction, teamMemberAction, teamProjectAction } from "./actions";
 
@@ -19,18 +19,7 @@ export default async function TeamsPage({ params }: { params: Promise<{ org: str
   const workspace = await requireWorkspace(org, `/settings/${org}/teams`);
   const { access, organization } = workspace;
   const { storage } = getRuntime();
-  const teams = await listTeams(storage, access);
-  const [members, allProjects] = await Promise.all([
-    storage.accounts.members.listByOrganization(organization.id),
-    storage.projects.listByOrganization(organization.id),
-  ]);
-  const details = await Promise.all(
-    teams.map(async (team) => ({
-      team,
-      members: await storage.accounts.teams.listMembers(team.id),
-      projectIds: new Set(await storage.accounts.teams.listProjectIds(team.id)),
-    })),
-  );
+  const { teams: details, members, projects: allProjects } = await listTeamDetails(storage, access);
   const slug = organization.slug;
   const canManageMembers = hasScope(access, "team:write");
   const canManageProjects = hasScope(access, "project:write");

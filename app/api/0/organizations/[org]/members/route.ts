@@ -1,17 +1,13 @@
 import { json } from "@/src/api/handle";
-import { methodNotAllowed } from "@/src/api/method-not-allowed";
-import { apiRoute } from "@/src/api/route";
+import { apiRoutes } from "@/src/api/route";
 import { serializeMember } from "@/src/api/serializers/accounts";
 import { listMembers } from "@/src/services/accounts/members";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("GET /api/0/organizations/{org}/members/", async (_request, _params, { runtime, access }) => {
-  const members = await listMembers(runtime.storage, access);
-  return json(members.map(serializeMember));
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/organizations/{org}/members/", {
+  GET: async (_request, _params, { runtime, access }) => {
+    const members = await listMembers(runtime.storage, access);
+    return json(members.map(serializeMember));
+  },
 });
-
-export const POST = methodNotAllowed;
-export const PUT = methodNotAllowed;
-export const PATCH = methodNotAllowed;
-export const DELETE = methodNotAllowed;

@@ -9,6 +9,7 @@ import { KeyboardList } from "@/components/keyboard-list";
 import { firstValues, hrefWith, type RawSearchParams } from "@/components/search-params";
 import { buttonClass, Card, EmptyState, RelativeTime } from "@/components/ui";
 import { getRuntime } from "@/src/runtime";
+import { listEventsOfIssue } from "@/src/services/projects/list-issue-events";
 import { loadIssue } from "@/src/services/ui/issue-event";
 import { requireWorkspace } from "@/app/_lib/session";
 import type { Page, StoredEvent } from "@/src/model";
@@ -36,7 +37,7 @@ export default async function IssueEventsPage({ params, searchParams }: Props) {
   });
   let page: Page<StoredEvent>;
   try {
-    page = await storage.events.listForIssue(issue.id, PAGE_SIZE, cursor);
+    page = await listEventsOfIssue(storage, issue, { limit: PAGE_SIZE, cursor });
   } catch (error) {
     if (appErrorOf(error)?.code !== "bad_request") throw error;
     page = { items: [], nextCursor: null };

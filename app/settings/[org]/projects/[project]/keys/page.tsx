@@ -11,6 +11,7 @@ import { firstValues, type RawSearchParams } from "@/components/search-params";
 import { SubmitButton } from "@/components/submit-button";
 import { buttonClass, Card, inputClass, Pill, Section } from "@/components/ui";
 import { getRuntime } from "@/src/runtime";
+import { listKeys } from "@/src/services/keys/list-keys";
 import { dsnFor } from "@/src/services/projects/dsn";
 import type { ProjectKey } from "@/src/model";
 import { createKeyAction } from "./actions";
@@ -27,7 +28,7 @@ export default async function KeysPage({ params, searchParams }: Props) {
   const workspace = await requireWorkspace(org, `/settings/${org}/projects/${projectRef}/keys`, projectRef);
   const project = workspace.project;
   if (!project) notFound();
-  const keys = await storage.keys.listByProject(project.id);
+  const keys = await listKeys(storage, project);
   const active = keys.find((key) => key.isActive);
   const slug = workspace.organization.slug;
   return (

@@ -1,7 +1,6 @@
 import { json } from "@/src/api/handle";
-import { methodNotAllowed } from "@/src/api/method-not-allowed";
 import { projectInPath } from "@/src/api/requested-projects";
-import { apiRoute } from "@/src/api/route";
+import { apiRoutes } from "@/src/api/route";
 import { serializeEvent } from "@/src/api/serializers/event";
 import { serializeTransaction } from "@/src/api/serializers/transaction";
 import { findEvent } from "@/src/services/events/find-event";
@@ -9,15 +8,12 @@ import { listEventNeighbours } from "@/src/services/projects/list-issue-events";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("GET /api/0/projects/{org}/{project}/events/{eventId}/", async (_request, params, { runtime, access }) => {
-  const { storage } = runtime;
-  const project = await projectInPath(storage, access, params.project);
-  const found = await findEvent(storage, project, params.eventId);
-  if (found.kind === "transaction") return json(serializeTransaction(found.transaction));
-  return json(serializeEvent(found.event, await listEventNeighbours(storage, found.event)));
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/projects/{org}/{project}/events/{eventId}/", {
+  GET: async (_request, params, { runtime, access }) => {
+    const { storage } = runtime;
+    const project = await projectInPath(storage, access, params.project);
+    const found = await findEvent(storage, project, params.eventId);
+    if (found.kind === "transaction") return json(serializeTransaction(found.transaction));
+    return json(serializeEvent(found.event, await listEventNeighbours(storage, found.event)));
+  },
 });
-
-export const POST = methodNotAllowed;
-export const PUT = methodNotAllowed;
-export const PATCH = methodNotAllowed;
-export const DELETE = methodNotAllowed;
