@@ -16,6 +16,7 @@ import { discardRest } from "./src/ingest/body";
 import { directIngest } from "./src/ingest/direct";
 import { handleIngest, sendIngestError, type IngestDeps } from "./src/ingest/http";
 import { DirectServer } from "./src/http/direct-server";
+import { BufferBudget } from "./src/ingest/budget";
 import { applyPageHeaders } from "./src/http/page-headers";
 import { KeyCache } from "./src/ingest/keys";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
@@ -111,6 +112,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       return publicUrl;
     },
     keys,
+    budget: new BufferBudget(config.buffers),
     sink,
     logger,
     captureServerException,
@@ -175,6 +177,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
     headersTimeoutMs: config.http.headersTimeoutMs,
     requestTimeoutMs: config.http.requestTimeoutMs,
     keepAliveTimeoutMs: server.keepAliveTimeout,
+    maxConnectionsPerAddress: config.http.maxConnectionsPerAddress,
+    headersTimeoutUnderPressureMs: config.http.headersTimeoutUnderPressureMs,
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -205,6 +209,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       await closed;
       const { answered, handedOver } = direct.counts;
       logger.info(`Ingest requests answered straight off the socket: ${answered}; connections handed to node:http: ${handedOver}`);
+      if (direct.refusedConnections > 0) logger.info(`Connections closed for MAX_CONNECTIONS_PER_ADDRESS: ${direct.refusedConnections}`);
       await sink.close();
       await symbolication?.close();
       // After a failed prepare there may be nothing of Next's to close, and its error was reported already.

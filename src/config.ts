@@ -27,6 +27,13 @@ const schema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   MAX_CONNECTIONS: z.coerce.number().int().positive().default(4096),
+  // Abuse limits (issue 31; docs/security.md "Limits").
+  // Defaults depend on MAX_REQUEST_BYTES and MAX_ENVELOPE_BYTES (below).
+  MAX_BUFFERED_BYTES: z.coerce.number().int().positive().optional(),
+  MAX_BUFFERED_BYTES_PER_ADDRESS: z.coerce.number().int().positive().optional(),
+  MAX_ENVELOPE_ITEMS: z.coerce.number().int().positive().default(1000),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+  HEADERS_TIMEOUT_UNDER_PRESSURE_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   // Default depends on the ingest topology (below).
   WRITER_FLUSH_MS: z.coerce.number().int().min(0).max(1000).optional(),
   WRITER_MAX_PENDING: z.coerce.number().int().positive().default(20000),
@@ -71,7 +78,11 @@ export interface Config {
     maxEnvelopeBytes: number;
     /** Bytes of one event item. */
     maxEventBytes: number;
+    /** Items in one envelope; parsing stops at the first one past it (413). */
+    maxEnvelopeItems: number;
   };
+  /** Request bytes held in memory (wire bodies and decoded envelopes) by all requests, and by one address (src/ingest/budget.ts). */
+  buffers: { total: number; perAddress: number };
   http: {
     /** A client must finish sending its headers within this time (else 408 and the socket closes). */
     headersTimeoutMs: number;
@@ -79,6 +90,10 @@ export interface Config {
     requestTimeoutMs: number;
     /** Open connections above this are closed at once. */
     maxConnections: number;
+    /** Open connections from one address (IPv6: one /64) above this are closed at once; 0: no such cap. */
+    maxConnectionsPerAddress: number;
+    /** The header timeout while more than half of maxConnections are open. */
+    headersTimeoutUnderPressureMs: number;
   };
   /** Which threads ingest runs on (IngestTopology). */
   ingest: IngestTopology;
@@ -167,6 +182,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(c.PERISCOPE_ADMIN_EMAIL) !== Boolean(c.PERISCOPE_ADMIN_PASSWORD)) {
     problems.push("PERISCOPE_ADMIN_EMAIL and PERISCOPE_ADMIN_PASSWORD: set both or neither");
   }
+  // The largest request holds its wire body and its decoded envelope at once; a budget below that refuses it forever.
+  const largestRequest = c.MAX_REQUEST_BYTES + c.MAX_ENVELOPE_BYTES;
+  const perAddressBuffers = c.MAX_BUFFERED_BYTES_PER_ADDRESS ?? Math.max(64 * MiB, largestRequest);
+  const totalBuffers = c.MAX_BUFFERED_BYTES ?? Math.max(256 * MiB, 4 * perAddressBuffers);
+  if (perAddressBuffers < largestRequest) {
+    problems.push(`MAX_BUFFERED_BYTES_PER_ADDRESS: must be at least MAX_REQUEST_BYTES + MAX_ENVELOPE_BYTES (${largestRequest})`);
+  }
+  if (totalBuffers < perAddressBuffers) problems.push(`MAX_BUFFERED_BYTES: must be at least MAX_BUFFERED_BYTES_PER_ADDRESS (${perAddressBuffers})`);
   const ingest = ingestTopology(c, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   // Where the commit does not block the thread that gathers batches (the commit thread), batches
@@ -182,8 +205,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRequestBytes: c.MAX_REQUEST_BYTES,
       maxEnvelopeBytes: c.MAX_ENVELOPE_BYTES,
       maxEventBytes: c.MAX_EVENT_BYTES,
+      maxEnvelopeItems: c.MAX_ENVELOPE_ITEMS,
     },
-    http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, maxConnections: c.MAX_CONNECTIONS },
+    buffers: { total: totalBuffers, perAddress: perAddressBuffers },
+    http: {
+      headersTimeoutMs: c.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: c.REQUEST_TIMEOUT_MS,
+      maxConnections: c.MAX_CONNECTIONS,
+      maxConnectionsPerAddress: c.MAX_CONNECTIONS_PER_ADDRESS,
+      headersTimeoutUnderPressureMs: Math.min(c.HEADERS_TIMEOUT_UNDER_PRESSURE_MS, c.HEADERS_TIMEOUT_MS),
+    },
     ingest,
     writer: { flushMs: c.WRITER_FLUSH_MS ?? (commitOverlaps ? 0 : 2), maxPending: c.WRITER_MAX_PENDING },
     logLevel: c.LOG_LEVEL,

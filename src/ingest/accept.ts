@@ -4,8 +4,9 @@ import type { ItemContext } from "../items/types";
 import type { Logger } from "../logger";
 import type { CaptureServerException } from "../monitoring/server-capture";
 import type { Credentials } from "./auth";
+import type { BufferBudget } from "./budget";
 import type { Envelope } from "./envelope";
-import type { KeyCache } from "./keys";
+import type { KeyCache, ResolvedKey } from "./keys";
 import type { IngestJob, IngestSink } from "./sink";
 
 export interface IngestDeps {
@@ -13,6 +14,8 @@ export interface IngestDeps {
   /** Base URL SDKs reach this server at; DSNs for local projects name its host. */
   publicUrl: string;
   keys: KeyCache;
+  /** Request bytes held in memory by all ingest requests together (src/ingest/budget.ts). */
+  budget: BufferBudget;
   /** Where authenticated jobs become committed records (src/ingest/sink.ts). */
   sink: IngestSink;
   logger: Logger;
@@ -36,6 +39,33 @@ export interface Expected {
 const rejected = (cause: string) =>
   new AppError("forbidden", "event submission rejected with_reason: ProjectId", [cause]);
 
+/** The key must exist, be active and belong to the expected project (and organisation). */
+function checkKey(resolved: ResolvedKey | null, expected: Expected): ResolvedKey {
+  if (!resolved || !resolved.key.isActive) throw rejected("unknown or disabled DSN key");
+  const { project } = resolved;
+  if (expected.projectId !== null && expected.projectId !== project.id) {
+    throw rejected(`the key belongs to project ${project.id}, not ${expected.projectId}`);
+  }
+  if (expected.organizationId !== undefined && expected.organizationId !== project.organizationId) {
+    throw rejected(`project ${project.id} does not belong to organization ${expected.organizationId}`);
+  }
+  return resolved;
+}
+
+/**
+ * acceptAuthenticated's key check, made before the body is read when the credentials came with the
+ * request (headers or query): a client with an unknown key is refused without costing its body.
+ * Synchronous (undefined) when the key cache knows the key, as it does for every busy key.
+ */
+export function preauthorize(credentials: Credentials, expected: Expected, deps: IngestDeps): Promise<void> | undefined {
+  const cached = deps.keys.peek(credentials.publicKey);
+  if (cached !== undefined) {
+    checkKey(cached, expected);
+    return undefined;
+  }
+  return deps.keys.resolve(credentials.publicKey).then((resolved) => void checkKey(resolved, expected));
+}
+
 /**
  * The common end of every ingest path (envelope, store, /monitoring): the key must exist, be active
  * and belong to the expected project (and organisation); then the items become records.
@@ -48,15 +78,7 @@ export async function acceptAuthenticated(
   expected: Expected,
   deps: IngestDeps,
 ): Promise<IngestJob> {
-  const resolved = await deps.keys.resolve(credentials.publicKey);
-  if (!resolved || !resolved.key.isActive) throw rejected("unknown or disabled DSN key");
-  const { project } = resolved;
-  if (expected.projectId !== null && expected.projectId !== project.id) {
-    throw rejected(`the key belongs to project ${project.id}, not ${expected.projectId}`);
-  }
-  if (expected.organizationId !== undefined && expected.organizationId !== project.organizationId) {
-    throw rejected(`project ${project.id} does not belong to organization ${expected.organizationId}`);
-  }
+  const { project } = checkKey(await deps.keys.resolve(credentials.publicKey), expected);
   const context: ItemContext = {
     projectId: project.id,
     envelopeHeaders: envelope?.headers ?? {},

@@ -172,14 +172,26 @@ function readItem(body: Buffer, offset: number, index: number): { item: Envelope
   return { item: { headers, payload: body.subarray(payloadStart, payloadEnd) }, next: payloadEnd + 1 };
 }
 
-/** Throws AppError("bad_request", "invalid event envelope", [cause]) on framing errors; AppError("bad_request","empty request body") when empty. */
-export function parseEnvelope(body: Buffer): Envelope {
+/**
+ * Items one envelope may carry unless MAX_ENVELOPE_ITEMS says otherwise. SDKs send a handful (an
+ * event and its attachments, a session aggregate, a span container); Relay's per-type counts are
+ * 30 attachments, 100 sessions, 100 client reports. Without a bound a 58 KB gzip body of 524,288
+ * one-byte items cost ≈ 0.9 s of main-thread time (issue 31).
+ */
+export const DEFAULT_MAX_ENVELOPE_ITEMS = 1000;
+
+/**
+ * Throws AppError("bad_request", "invalid event envelope", [cause]) on framing errors; AppError("bad_request","empty request body") when empty;
+ * AppError("payload_too_large") as soon as item `maxItems + 1` starts, before reading it.
+ */
+export function parseEnvelope(body: Buffer, maxItems = DEFAULT_MAX_ENVELOPE_ITEMS): Envelope {
   if (body.length === 0) throw new AppError("bad_request", "empty request body");
   try {
     const header = readJsonObject(body, 0, "envelope header");
     const envelope: Envelope = { headers: toEnvelopeHeaders(header.value), items: [] };
     let offset = header.end + 1;
     while (offset < body.length) {
+      if (envelope.items.length === maxItems) throw tooManyItems(maxItems);
       const { item, next } = readItem(body, offset, envelope.items.length + 1);
       envelope.items.push(item);
       offset = next;
@@ -189,6 +201,12 @@ export function parseEnvelope(body: Buffer): Envelope {
     if (error instanceof FramingError) throw new AppError("bad_request", "invalid event envelope", [error.message]);
     throw error;
   }
+}
+
+function tooManyItems(maxItems: number): AppError {
+  return new AppError("payload_too_large", `envelope exceeded size limits: more than ${maxItems} items (MAX_ENVELOPE_ITEMS)`, [
+    `an envelope may carry at most ${maxItems} items`,
+  ]);
 }
 
 /** Parses only the first line as a JSON object (for DSN auth from the envelope header); null when it is not a JSON object. */

@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { AppError, errorBody, httpStatusOf } from "../errors";
 import type { DirectAnswer } from "../http/direct-server";
-import { acceptAuthenticated, type IngestClient, type IngestDeps } from "./accept";
+import { acceptAuthenticated, preauthorize, type IngestClient, type IngestDeps } from "./accept";
 import { credentialsFromEnvelopeHeader, extractRequestCredentials, parseDsn, type Credentials } from "./auth";
 import { discardRest, readBody } from "./body";
+import type { BufferLease } from "./budget";
 import { corsHeadersWith, setCorsHeaders } from "./cors";
 import { parseEnvelope, readEnvelopeHeader, type Envelope } from "./envelope";
 import type { IngestRoute } from "./route";
@@ -48,9 +49,21 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
     headers: req.headers,
     client: { address: req.socket.remoteAddress, userAgent: req.headers["user-agent"] },
   };
+  const lease = deps.budget.lease(head.client.address);
+  try {
+    await answerRequest(req, res, route, head, lease, deps);
+  } finally {
+    lease.release();
+  }
+  // A request refused before its body was read must not leave the socket half-read; past 1 MiB the
+  // connection is closed instead of reading an upload we already refused.
+  if (!req.complete) discardRest(req);
+}
+
+async function answerRequest(req: IncomingMessage, res: ServerResponse, route: IngestRoute, head: IngestRequestHead, lease: BufferLease, deps: IngestDeps) {
   if (route.endpoint === "tunnel" && head.method === "POST") {
     try {
-      const result = await tunnel(req, head.client, route, deps);
+      const result = await tunnel(req, head.client, route, deps, lease);
       if (result.kind === "forwarded") {
         setCorsHeaders(res);
         // Object.assign, not a spread with more properties (corsHeadersWith says why).
@@ -62,27 +75,44 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, ro
       writeAnswer(res, faultAnswer(error, head, deps));
     }
   } else {
-    writeAnswer(res, await ingestAnswer(head, route, () => readBody(req, deps.config.limits), deps));
+    writeAnswer(res, await ingestAnswer(head, route, () => readBody(req, deps.config.limits, lease), deps));
   }
-  // A request refused before its body was read must not leave the socket half-read; past 1 MiB the
-  // connection is closed instead of reading an upload we already refused.
-  if (!req.complete) discardRest(req);
+}
+
+/**
+ * What can be decided before the body is read (docs/protocol.md §2): the request's own credentials,
+ * and whether their key may send to this project. Resolves with the credentials (null: only the
+ * envelope header can carry them, so the body is needed); rejects with the AppError that refuses
+ * the request. Synchronous when the key is cached (the common case), so the direct reader answers
+ * without waiting a turn.
+ */
+export function admitIngest(head: IngestRequestHead, route: IngestRoute, deps: IngestDeps): Credentials | null | Promise<Credentials | null> {
+  const credentials = extractRequestCredentials(head.headers, route.query);
+  if (!credentials) {
+    if (route.endpoint === "store") throw new AppError("unauthorized", "missing authorization information");
+    return null;
+  }
+  const pending = preauthorize(credentials, { projectId: route.projectId }, deps);
+  return pending ? pending.then(() => credentials) : credentials;
 }
 
 /**
  * The answer to a request to the envelope or store endpoint, once it is committed or refused.
- * `body` reads and decodes the body; it is called only after the credentials were found, so a store
- * request without any is refused before its body is read. Never rejects.
+ * `body` reads and decodes the body; it is called only after admitIngest, so a request with a bad
+ * key, or a store request without any, is refused before its body is read. `admitted`: the
+ * credentials admitIngest already gave for this request (the direct reader asks it before reading
+ * the body). Never rejects.
  */
 export async function ingestAnswer(
   head: IngestRequestHead,
   route: IngestRoute,
   body: () => Promise<Buffer>,
   deps: IngestDeps,
+  admitted?: { credentials: Credentials | null },
 ): Promise<IngestAnswer> {
   try {
     if (head.method !== "POST") throw new AppError("method_not_allowed", `method not allowed: ${head.method} (use POST)`);
-    return await committedAnswer(deps.sink.ingest(await receive(head, route, body, deps)));
+    return await committedAnswer(deps.sink.ingest(await receive(head, route, body, deps, admitted)));
   } catch (error) {
     return faultAnswer(error, head, deps);
   }
@@ -116,11 +146,14 @@ export function sendIngestError(res: ServerResponse, error: AppError): void {
   writeAnswer(res, errorAnswer(error));
 }
 
-async function receive(head: IngestRequestHead, route: IngestRoute, readBody: () => Promise<Buffer>, deps: IngestDeps): Promise<IngestJob> {
-  const requestCredentials = extractRequestCredentials(head.headers, route.query);
-  if (!requestCredentials && route.endpoint === "store") {
-    throw new AppError("unauthorized", "missing authorization information");
-  }
+async function receive(
+  head: IngestRequestHead,
+  route: IngestRoute,
+  readBody: () => Promise<Buffer>,
+  deps: IngestDeps,
+  admitted: { credentials: Credentials | null } | undefined,
+): Promise<IngestJob> {
+  const requestCredentials = admitted ? admitted.credentials : await admitIngest(head, route, deps);
   const body = await readBody();
   if (body.length === 0) throw new AppError("bad_request", "empty request body");
 
@@ -128,7 +161,7 @@ async function receive(head: IngestRequestHead, route: IngestRoute, readBody: ()
   const credentials = requestCredentials ?? credentialsFromEnvelopeHeader(readEnvelopeHeader(body)).credentials;
   const asEnvelope =
     route.endpoint === "envelope" || (head.headers["content-type"] ?? "").startsWith("application/x-sentry-envelope");
-  const envelope = asEnvelope ? parseEnvelope(body) : null;
+  const envelope = asEnvelope ? parseEnvelope(body, deps.config.limits.maxEnvelopeItems) : null;
   if (envelope && requestCredentials) checkHeaderDsn(envelope, requestCredentials, route);
   return acceptAuthenticated(head.client, body, envelope, credentials, { projectId: route.projectId }, deps);
 }

@@ -31,6 +31,12 @@ export class KeyCache {
     storage.onKeysChanged(() => this.invalidate());
   }
 
+  /** The cached answer for this key, or undefined when resolve() would have to ask the storage. */
+  peek(publicKey: string): ResolvedKey | null | undefined {
+    const cached = this.entries.get(publicKey);
+    return cached && cached.expires > Date.now() ? cached.value : undefined;
+  }
+
   async resolve(publicKey: string): Promise<ResolvedKey | null> {
     const now = Date.now();
     const cached = this.entries.get(publicKey);

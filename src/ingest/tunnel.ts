@@ -13,6 +13,7 @@ import { AppError } from "../errors";
 import { acceptAuthenticated, type IngestClient, type IngestDeps } from "./accept";
 import { parseDsn, type Credentials, type Dsn } from "./auth";
 import { readBody } from "./body";
+import type { BufferLease } from "./budget";
 import { parseEnvelope, readEnvelopeHeader } from "./envelope";
 import type { IngestJob } from "./sink";
 import { scrubInviteSecretsInEnvelope } from "../monitoring/scrub-secrets";
@@ -62,9 +63,9 @@ function hostOf(dsn: Dsn): string {
   return new URL(`${dsn.protocol}://${dsn.host}${dsn.port === null ? "" : `:${dsn.port}`}`).host;
 }
 
-export async function tunnel(req: IncomingMessage, client: IngestClient, route: IngestRoute, deps: IngestDeps): Promise<TunnelResult> {
+export async function tunnel(req: IncomingMessage, client: IngestClient, route: IngestRoute, deps: IngestDeps, lease: BufferLease | null = null): Promise<TunnelResult> {
   const target = targetOf(route.query);
-  const body = scrubInviteSecretsInEnvelope(await readBody(req, deps.config.limits));
+  const body = scrubInviteSecretsInEnvelope(await readBody(req, deps.config.limits, lease));
   if (body.length === 0) throw new AppError("bad_request", "empty request body");
   const { raw, dsn } = dsnOf(readEnvelopeHeader(body));
   if (dsn.projectId !== target.p) {
@@ -96,7 +97,7 @@ export async function tunnel(req: IncomingMessage, client: IngestClient, route: 
     throw new AppError("forbidden", `DSN not allowed: it names host ${hostOf(dsn)}, but this server is ${ownHost}`);
   }
   const credentials: Credentials = { publicKey: dsn.publicKey, version: 7, client: null, source: "envelope" };
-  const job = await acceptAuthenticated(client, body, parseEnvelope(body), credentials, { projectId: target.p, organizationId: target.o }, deps);
+  const job = await acceptAuthenticated(client, body, parseEnvelope(body, deps.config.limits.maxEnvelopeItems), credentials, { projectId: target.p, organizationId: target.o }, deps);
   return { kind: "local", job };
 }
 

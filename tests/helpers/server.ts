@@ -18,6 +18,8 @@ export const OWNER_EMAIL = "owner@example.com";
 export const OWNER_PASSWORD = "correct horse battery staple";
 
 export interface TestServer {
+  /** The server process's id (to read its memory from /proc). */
+  pid: number;
   baseUrl: string;
   dsn: string;
   projectId: string;
@@ -101,6 +103,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
     return (await createApiToken(storage, CLI_ACTOR, owner, { name: "tests", scopes: [...SCOPES] })).token;
   });
   return {
+    pid: child.pid!,
     baseUrl: ready.baseUrl,
     dsn: ready.dsn,
     projectId: dsn.pathname.replace(/^\//, ""),

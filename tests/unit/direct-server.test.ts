@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import net from "node:net";
 import { after, afterEach, before, describe, it } from "node:test";
-import { DirectServer, type DirectHandler } from "../../src/http/direct-server";
+import { DirectServer, type DirectAnswer } from "../../src/http/direct-server";
 import type { RequestHead } from "../../src/http/request-head";
 import { rawPost, takeAnswers, type RawAnswer } from "../helpers/raw-http";
 
@@ -22,7 +22,7 @@ const seen: Seen[] = [];
 /** Each answer of the direct handler waits for this (set by a test that needs an answer in flight). */
 let answerGate: Promise<void> = Promise.resolve();
 
-const directHandler: DirectHandler = async (head, body) => {
+const directHandler = async (head: RequestHead, body: Buffer): Promise<DirectAnswer> => {
   seen.push({ head, body: body.toString() });
   await answerGate;
   const text = JSON.stringify({ direct: body.toString() });
@@ -42,7 +42,7 @@ before(async () => {
   server.requestTimeout = 900;
   server.keepAliveTimeout = 700;
   direct = new DirectServer(server, {
-    handlerFor: (head) => (head.method === "POST" && head.target.startsWith("/ingest") ? directHandler : null),
+    handlerFor: (head) => (head.method === "POST" && head.target.startsWith("/ingest") ? { answer: (body) => directHandler(head, body) } : null),
     maxBodyBytes: 1000,
     headersTimeoutMs: 600,
     requestTimeoutMs: 900,

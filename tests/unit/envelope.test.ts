@@ -198,3 +198,31 @@ describe("readEnvelopeHeader", () => {
     }
   });
 });
+
+describe("parseEnvelope: the item limit (MAX_ENVELOPE_ITEMS)", () => {
+  const envelopeOf = (count: number, tail = "") => bytes(`{}\n${'{"type":"attachment","length":1}\nx\n'.repeat(count)}${tail}`);
+
+  test("takes exactly the limit, by default 1000", () => {
+    assert.equal(parseEnvelope(envelopeOf(1000)).items.length, 1000);
+    assert.equal(parseEnvelope(envelopeOf(3), 3).items.length, 3);
+  });
+
+  test("refuses one item more with 413 naming the limit", () => {
+    for (const [count, max] of [
+      [1001, undefined],
+      [4, 3],
+    ] as const) {
+      assert.throws(() => parseEnvelope(envelopeOf(count), max), {
+        name: "AppError",
+        code: "payload_too_large",
+        message: `envelope exceeded size limits: more than ${max ?? 1000} items (MAX_ENVELOPE_ITEMS)`,
+      });
+    }
+  });
+
+  test("stops at the first item past the limit: what follows it is never read", () => {
+    // Item 4 is not even valid framing; with a limit of 3 the answer is the limit, not a framing error.
+    assert.throws(() => parseEnvelope(envelopeOf(3, "not json at all"), 3), { code: "payload_too_large" });
+    assert.throws(() => parseEnvelope(envelopeOf(3, "not json at all"), 4), { code: "bad_request" });
+  });
+});
