@@ -34,12 +34,13 @@ async function visibleOf(storage: Storage, access: Access): Promise<Project[]> {
   return visibleProjects(access, await listProjects(storage, access.organization));
 }
 
-/** The projects a body names (slugs or ids) among those the caller sees; 400 naming the first unknown one. */
+/** The projects a body names (slugs or ids) among those the caller sees; 404 naming the first unknown one. */
 export async function resolveProjects(storage: Storage, access: Access, refs: readonly string[]): Promise<Project[]> {
   const visible = await visibleOf(storage, access);
   return refs.map((ref) => {
     const project = visible.find((candidate) => candidate.slug === ref || candidate.id === ref);
-    if (!project) throw new AppError("bad_request", `invalid project: ${ref} is not a project of organization ${access.organization.slug} you can see`);
+    // A project the caller's teams do not own is answered like one that does not exist.
+    if (!project) throw new AppError("not_found", `project ${ref} not found in organization ${access.organization.slug}`);
     return project;
   });
 }
