@@ -138,12 +138,16 @@ function suite(engine: "sqlite" | "postgres"): void {
       const local = await cli(["releases", "set-commits", "web@1.1.0", "--local"], server.ownerToken, repo);
       assert.equal(local.code, 0, local.stderr);
       const commits = (await api(`${org()}/releases/web@1.1.0/commits/`)).body as { id: string; message: string; repository: { name: string }; author: { email: string } }[];
-      assert.deepEqual(commits.map((commit) => [commit.message, commit.repository.name, commit.author.email]), [
-        ["second commit", "acme/web", "ada@example.com"],
-        ["first commit", "acme/web", "ada@example.com"],
+      // sentry-cli names the repository after the git remote it read the commits from.
+      assert.deepEqual(commits.map((commit) => [commit.message.trim(), commit.repository.name, commit.author.email]), [
+        ["second commit", "origin", "ada@example.com"],
+        ["first commit", "origin", "ada@example.com"],
       ]);
       assert.equal(commits[0]?.id, head);
 
+      // A repository can also be registered up front, as Sentry's integrations would.
+      const registered = await postJson(`${org()}/repos/`, { name: "acme/web", url: "https://github.com/acme/web" });
+      assert.equal(registered.status, 201, JSON.stringify(registered.body));
       await ok(["releases", "new", "web@1.2.0"]);
       await ok(["releases", "set-commits", "web@1.2.0", "--commit", `acme/web@${head.slice(0, 12)}..abcdef123456`]);
       const refCommits = (await api(`${org()}/releases/web@1.2.0/commits/`)).body as { id: string }[];
