@@ -1,6 +1,6 @@
 /**
  * The storage contract for releases and source-map artifacts (issue 32). Written once over Kysely
- * in app/releases.ts and app/artifacts.ts; release activity (implicit releases) is read from
+ * in src/storage/app/releases.ts and src/storage/app/artifacts.ts; release activity (implicit releases) is read from
  * telemetry by each engine (sqlite/releases.ts, postgres/releases.ts).
  */
 import type { ArtifactBundle, ArtifactKind, ArtifactLookup, Deploy, Release, ReleaseActivity, ReleaseCommit, ReleaseFile, Repository, StoredArtifact } from "../model";

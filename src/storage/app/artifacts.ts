@@ -1,6 +1,6 @@
 /**
  * Source-map artifacts: chunks, artifact bundles with their manifest, and release files; plus the
- * `ArtifactLookup` reads the resolver (src/symbolication) makes. Bytes go to the engine's blob
+ * `ArtifactLookup` reads the source-map resolver makes. Bytes go to the engine's blob
  * store (blobs.ts); a bundle's rows and (on PostgreSQL) bytes are written all or none.
  */
 import { sql, type Selectable } from "kysely";
