@@ -2,11 +2,15 @@
  * Implicit releases, derived at read time from what ingest already stores, so the hot ingest path
  * writes nothing extra: error events (issue_tags' `release` values with first/last seen), new
  * issues (issues.first_release), sessions (session_counts' hours) and transactions. The same SQL
- * on both engines apart from how the project list is bound (`IN_PROJECTS`).
+ * on both engines apart from how the project list is bound and times rounded.
  */
 import type { ReleaseActivity } from "../model";
 
-export const releaseActivitySql = (inProjects: string): string => `
+/**
+ * `inProjects`: how the engine binds the project list; `wholeMs`: how it turns fractional ms into
+ * whole ms (SQLite's CAST truncates, PostgreSQL's rounds, so PostgreSQL floors first).
+ */
+export const releaseActivitySql = (inProjects: string, wholeMs: (expression: string) => string): string => `
 SELECT project_id, version, MIN(first_event) AS first_event, MAX(last_event) AS last_event, SUM(new_issues) AS new_issues FROM (
   SELECT i.project_id, t.value AS version, MIN(t.first_seen) AS first_event, MAX(t.last_seen) AS last_event, 0 AS new_issues
     FROM issue_tags t JOIN issues i ON i.id = t.issue_id
@@ -21,7 +25,7 @@ SELECT project_id, version, MIN(first_event) AS first_event, MAX(last_event) AS 
     FROM session_counts WHERE release <> '' AND project_id ${inProjects}
    GROUP BY project_id, release
   UNION ALL
-  SELECT project_id, release, CAST(MIN(start_ts) AS BIGINT), CAST(MAX(end_ts) AS BIGINT), 0
+  SELECT project_id, release, ${wholeMs("MIN(start_ts)")}, ${wholeMs("MAX(end_ts)")}, 0
     FROM transactions WHERE release IS NOT NULL AND release <> '' AND project_id ${inProjects}
    GROUP BY project_id, release
 ) AS activity

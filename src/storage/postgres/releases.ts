@@ -3,7 +3,7 @@ import type { ReleaseActivityRepo } from "../types";
 import { idsOf, type PgDb } from "./db";
 
 export function postgresReleaseActivity(db: PgDb): ReleaseActivityRepo {
-  const text = releaseActivitySql("= ANY($1::bigint[])");
+  const text = releaseActivitySql("= ANY($1::bigint[])", (expression) => `FLOOR(${expression})::bigint`);
   return {
     async forProjects(projectIds) {
       if (projectIds.length === 0) return [];

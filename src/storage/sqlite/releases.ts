@@ -3,7 +3,7 @@ import type { ReleaseActivityRepo } from "../types";
 import type { Db } from "./db";
 
 export function sqliteReleaseActivity(db: Db): ReleaseActivityRepo {
-  const statement = db.prepare<{ projects: string }, ReleaseActivityRow>(releaseActivitySql("IN (SELECT value FROM json_each(@projects))"));
+  const statement = db.prepare<{ projects: string }, ReleaseActivityRow>(releaseActivitySql("IN (SELECT value FROM json_each(@projects))", (expression) => `CAST(${expression} AS INTEGER)`));
   return {
     async forProjects(projectIds) {
       if (projectIds.length === 0) return [];
