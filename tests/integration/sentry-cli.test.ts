@@ -285,9 +285,17 @@ function suite(engine: "sqlite" | "postgres"): void {
       const chunkRefused = await api(`${org()}/chunk-upload/`, {}, token);
       assert.equal(chunkRefused.status, 403);
 
-      const releasesOnly = await storage(async (s) => tokenOf(s, (await s.accounts.users.getByEmail("owner@example.com"))!, ["project:releases"]));
-      const allowed = await cli(["releases", "new", "scoped@1"], releasesOnly.kind === "token" ? releasesOnly.token : "");
+      // A token made the documented way (`periscope token create`) with project:releases only.
+      const made = await run(process.execPath, ["bin/periscope.js", "token", "create", "--email", "owner@example.com", "--scopes", "project:releases", "--name", "CI"], {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.env.DATABASE_URL ?? "" },
+      });
+      const releasesOnly = made.stdout.trim();
+      assert.match(releasesOnly, /^sntryu_[0-9a-f]{64}$/);
+      const allowed = await cli(["releases", "new", "scoped@1"], releasesOnly);
       assert.equal(allowed.code, 0, allowed.stderr);
+      assert.match((await cli(["info"], releasesOnly)).stdout, /Scopes:\s+- project:releases\s*$/);
 
       const nowhere = await api("/api/0/organizations/no-such-org/releases/");
       assert.equal(nowhere.status, 404);
