@@ -24,6 +24,7 @@ const schema = z.object({
   MAX_REQUEST_BYTES: bytes(20 * MiB),
   MAX_ENVELOPE_BYTES: bytes(20 * MiB),
   MAX_EVENT_BYTES: bytes(1 * MiB),
+  MAX_ARTIFACT_BYTES: bytes(100 * MiB),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   MAX_CONNECTIONS: z.coerce.number().int().positive().default(4096),
@@ -83,6 +84,8 @@ export interface Config {
   };
   /** Request bytes held in memory (wire bodies and decoded envelopes) by all requests, and by one address (src/ingest/budget.ts). */
   buffers: { total: number; perAddress: number };
+  /** Largest artifact bundle (zip and its files unpacked) or release file sentry-cli may upload. */
+  artifacts: { maxBytes: number };
   http: {
     /** A client must finish sending its headers within this time (else 408 and the socket closes). */
     headersTimeoutMs: number;
@@ -208,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxEnvelopeItems: c.MAX_ENVELOPE_ITEMS,
     },
     buffers: { total: totalBuffers, perAddress: perAddressBuffers },
+    artifacts: { maxBytes: c.MAX_ARTIFACT_BYTES },
     http: {
       headersTimeoutMs: c.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: c.REQUEST_TIMEOUT_MS,

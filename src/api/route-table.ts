@@ -18,11 +18,21 @@ import type { Scope } from "../auth/scopes";
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
+/** One scope, or a list of which any one will do. */
+export type RouteScope = Scope | readonly Scope[];
+
 export type RouteRule =
-  | { level: "organization"; scope: Scope }
-  | { level: "user"; scope: Scope | null; sessionOnly?: boolean };
+  | { level: "organization"; scope: RouteScope }
+  | { level: "user"; scope: RouteScope | null; sessionOnly?: boolean };
+
+// Sentry's release permission: reads with project:read or project:releases, changes with
+// project:releases or project:write (admin scopes include write, write includes read).
+const RELEASE_READ = ["project:read", "project:releases"] as const satisfies readonly Scope[];
+const RELEASE_WRITE = ["project:releases", "project:write"] as const satisfies readonly Scope[];
 
 export const ROUTES = {
+  // sentry-cli's `info` and every command's token check: who the token belongs to and its scopes.
+  "GET /api/0/": { level: "user", scope: null },
   "GET /api/0/organizations/": { level: "user", scope: "org:read" },
   "GET /api/0/organizations/{org}/projects/": { level: "organization", scope: "project:read" },
   "GET /api/0/organizations/{org}/issues/": { level: "organization", scope: "event:read" },
@@ -36,6 +46,23 @@ export const ROUTES = {
   "GET /api/0/organizations/{org}/users/": { level: "organization", scope: "member:read" },
   "GET /api/0/organizations/{org}/teams/": { level: "organization", scope: "team:read" },
   "GET /api/0/organizations/{org}/audit-logs/": { level: "organization", scope: "org:write" },
+  "GET /api/0/organizations/{org}/releases/": { level: "organization", scope: RELEASE_READ },
+  "POST /api/0/organizations/{org}/releases/": { level: "organization", scope: RELEASE_WRITE },
+  "GET /api/0/organizations/{org}/releases/{version}/": { level: "organization", scope: RELEASE_READ },
+  "PUT /api/0/organizations/{org}/releases/{version}/": { level: "organization", scope: RELEASE_WRITE },
+  "DELETE /api/0/organizations/{org}/releases/{version}/": { level: "organization", scope: RELEASE_WRITE },
+  "GET /api/0/organizations/{org}/releases/{version}/commits/": { level: "organization", scope: RELEASE_READ },
+  "GET /api/0/organizations/{org}/releases/{version}/previous-with-commits/": { level: "organization", scope: RELEASE_READ },
+  "GET /api/0/organizations/{org}/releases/{version}/deploys/": { level: "organization", scope: RELEASE_READ },
+  "POST /api/0/organizations/{org}/releases/{version}/deploys/": { level: "organization", scope: RELEASE_WRITE },
+  "GET /api/0/organizations/{org}/repos/": { level: "organization", scope: "org:read" },
+  "POST /api/0/organizations/{org}/repos/": { level: "organization", scope: RELEASE_WRITE },
+  "GET /api/0/organizations/{org}/chunk-upload/": { level: "organization", scope: RELEASE_WRITE },
+  "POST /api/0/organizations/{org}/chunk-upload/": { level: "organization", scope: RELEASE_WRITE },
+  "POST /api/0/organizations/{org}/artifactbundle/assemble/": { level: "organization", scope: RELEASE_WRITE },
+  "GET /api/0/projects/{org}/{project}/releases/": { level: "organization", scope: RELEASE_READ },
+  "GET /api/0/projects/{org}/{project}/releases/{version}/files/": { level: "organization", scope: RELEASE_READ },
+  "POST /api/0/projects/{org}/{project}/releases/{version}/files/": { level: "organization", scope: RELEASE_WRITE },
   "GET /api/0/issues/{issueId}/": { level: "organization", scope: "event:read" },
   "PUT /api/0/issues/{issueId}/": { level: "organization", scope: "event:write" },
   "GET /api/0/issues/{issueId}/events/": { level: "organization", scope: "event:read" },

@@ -11,7 +11,7 @@
  * it names) is resolved and the scope enforced. Handlers still decide per project
  * (`requireProject`, `visibleProjects`), because only they know which projects a request touches.
  */
-import { allows } from "../auth/scopes";
+import { allowsAny, describeScopes } from "../auth/scopes";
 import { AppError } from "../errors";
 import { getRuntime, type Runtime } from "../runtime";
 import { accessTo, accessToOrganization, requireScope, type Access, type Principal } from "../services/accounts/access";
@@ -82,8 +82,8 @@ function userRoute<Key extends UserRouteKey>(key: Key, handler: RouteHandler<Key
       if ("sessionOnly" in rule && rule.sessionOnly) {
         throw new AppError("forbidden", "This endpoint needs a signed-in session: API tokens cannot use it");
       }
-      if (rule.scope !== null && !allows(new Set(principal.token.scopes), rule.scope)) {
-        throw new AppError("forbidden", `You do not have permission to perform this action: it needs the ${rule.scope} scope, which this token does not grant`);
+      if (rule.scope !== null && !allowsAny(new Set(principal.token.scopes), rule.scope)) {
+        throw new AppError("forbidden", `You do not have permission to perform this action: it needs the ${describeScopes(rule.scope)} scope, which this token does not grant`);
       }
     }
     return handler(request, params, context);

@@ -77,3 +77,16 @@ export function effectiveScopes(role: Role, tokenScopes: readonly Scope[] | null
   if (tokenScopes === null) return roleScopes;
   return new Set(tokenScopes.filter((scope) => allows(roleScopes, scope)));
 }
+
+/**
+ * Whether `granted` allows any of `required` (a route rule's scope or list of scopes): Sentry's
+ * release endpoints take `project:releases` or `project:write`, and reads `project:read` too.
+ */
+export function allowsAny(granted: ReadonlySet<Scope>, required: Scope | readonly Scope[]): boolean {
+  return typeof required === "string" ? allows(granted, required) : required.some((scope) => allows(granted, scope));
+}
+
+/** "project:releases" or ["project:releases", "project:write"] → "project:releases or project:write". */
+export function describeScopes(required: Scope | readonly Scope[]): string {
+  return typeof required === "string" ? required : required.join(" or ");
+}

@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { columnArrays, unnestInsert, type Column } from "../storage/postgres/bulk";
 import { openDatabase as openPostgres, redact, type PgDb } from "../storage/postgres/db";
 import { PartitionNeeds, type PartitionedTable } from "../storage/postgres/partitions";
+import { fileBlobStore } from "../storage/app/blobs";
 import { SQLITE_FILE_NAME } from "../storage/sqlite";
 import { unpackPayload } from "../storage/stored-payload";
 import { openDatabase as openSqlite } from "../storage/sqlite/db";
@@ -51,6 +52,16 @@ const TABLES: TableCopy[] = [
   { table: "invites", orderBy: "id" },
   { table: "audit_log", orderBy: "id" },
   { table: "login_failures", orderBy: "key, at" },
+  { table: "releases", orderBy: "id" },
+  { table: "release_projects", orderBy: "release_id, project_id" },
+  { table: "repositories", orderBy: "id" },
+  { table: "release_commits", orderBy: "release_id, repository_id, sha" },
+  { table: "deploys", orderBy: "id" },
+  { table: "artifact_chunks", orderBy: "organization_id, sha1" },
+  { table: "artifact_bundles", orderBy: "id" },
+  { table: "artifact_bundle_projects", orderBy: "bundle_id, project_id" },
+  { table: "artifact_bundle_files", orderBy: "bundle_id, url" },
+  { table: "release_files", orderBy: "id" },
   { table: "issues", orderBy: "id" },
   { table: "issue_users", orderBy: "issue_id, user_key" },
   { table: "issue_hourly", orderBy: "issue_id, hour" },
@@ -71,7 +82,41 @@ const TABLES: TableCopy[] = [
 
 const IDENTITY_TABLES = [
   "organizations", "projects", "project_keys", "issues", "users", "login_sessions", "api_tokens", "members", "teams", "invites", "audit_log",
+  "releases", "repositories", "deploys", "artifact_bundles", "release_files",
 ];
+
+/** Every artifact byte the rows name: SQLite keeps them as files (DATA_DIR/blobs), PostgreSQL in artifact_blobs. */
+const BLOB_NAMES = "SELECT sha1 FROM artifact_chunks UNION SELECT sha1 FROM artifact_bundle_files UNION SELECT sha1 FROM release_files";
+const BLOB_BATCH_BYTES = 16 * 1024 * 1024;
+
+async function copyBlobs(sqlite: Database.Database, pg: PgDb, dataDir: string, print: Print): Promise<void> {
+  const blobs = fileBlobStore(dataDir);
+  const names = (sqlite.prepare(`${BLOB_NAMES} ORDER BY 1`).all() as { sha1: string }[]).map((row) => row.sha1);
+  let batch: { sha1: string; bytes: Buffer }[] = [];
+  let size = 0;
+  let copied = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    // Through the pool: the engine's query() binds scalars only, and these are bytea.
+    await pg.pool.query(
+      "INSERT INTO artifact_blobs (sha1, size, data) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[]) ON CONFLICT DO NOTHING",
+      [batch.map((blob) => blob.sha1), batch.map((blob) => blob.bytes.length), batch.map((blob) => blob.bytes)],
+    );
+    copied += batch.length;
+    batch = [];
+    size = 0;
+  };
+  for (const sha1 of names) {
+    const bytes = await blobs.read(sha1);
+    // A missing file shows as a count mismatch below.
+    if (!bytes) continue;
+    batch.push({ sha1, bytes });
+    size += bytes.length;
+    if (size >= BLOB_BATCH_BYTES) await flush();
+  }
+  await flush();
+  print(`  artifact_blobs: ${copied}/${names.length}`);
+}
 
 type Scalar = string | number | boolean | null;
 type Print = (line: string) => void;
@@ -150,6 +195,7 @@ export async function migrateToPostgres(options: { from: string; to: string; poo
     const [existing] = await pg.query<{ n: number }>("SELECT (SELECT COUNT(*) FROM organizations) + (SELECT COUNT(*) FROM users) + (SELECT COUNT(*) FROM events) AS n");
     if ((existing?.n ?? 0) > 0) throw new Error("the PostgreSQL database is not empty: migrate into a fresh database");
     for (const spec of TABLES) await copyTable(sqlite, pg, spec, print);
+    await copyBlobs(sqlite, pg, path.dirname(file), print);
     for (const table of IDENTITY_TABLES) {
       await pg.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM ${table}`);
     }
@@ -160,6 +206,7 @@ export async function migrateToPostgres(options: { from: string; to: string; poo
     const pairs: [string, string][] = [
       ...TABLES.map((t): [string, string] => [t.distinctCount ?? countOf(t.source ?? t.table), t.table]),
       [countOf("events"), "event_ids"], [countOf("transactions"), "transaction_ids"],
+      [`SELECT COUNT(*) AS n FROM (${BLOB_NAMES})`, "artifact_blobs"],
     ];
     for (const [count, target] of pairs) {
       const from = (sqlite.prepare(count).get() as { n: number }).n;

@@ -8,3 +8,4 @@ export * from "./issues";
 export * from "./projects";
 export * from "./telemetry";
 export * from "./artifacts";
+export * from "./releases";

@@ -27,12 +27,14 @@ import type {
   TagDistribution,
 } from "../model";
 import type { AccountStore } from "./accounts-types";
+import type { ArtifactStore, ReleaseActivityRepo, ReleaseRepo } from "./release-types";
 import type { SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
 
 // Storage code reads the domain types through here; every other layer imports src/model.
 export * from "../model";
 export * from "./telemetry-types";
 export * from "./accounts-types";
+export * from "./release-types";
 
 export interface OrganizationRepo {
   create(input: { slug: string; name: string }): Promise<Organization>;
@@ -128,6 +130,12 @@ export interface Storage {
   spans: SpanRepo;
   retention: RetentionStore;
   accounts: AccountStore;
+  /** Releases made by sentry-cli or the API, with commits and deploys. */
+  releases: ReleaseRepo;
+  /** Implicit releases: what telemetry was sent with, read at request time. */
+  releaseActivity: ReleaseActivityRepo;
+  /** Source-map artifacts; also the `ArtifactLookup` the resolver reads. */
+  artifacts: ArtifactStore;
   /**
    * Calls `listener` whenever a project or project key may have changed, in this process or — on a
    * shared database — in any other (PostgreSQL: LISTEN/NOTIFY, and after the listening connection

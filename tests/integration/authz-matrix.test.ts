@@ -6,13 +6,14 @@
  * so a route added without an entry (or a handler exported other than through `apiRoutes`) fails here.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { NOT_AUTHENTICATED } from "../../src/api/auth";
 import { ROUTES, routeKeys, type RouteKey, type RouteRule } from "../../src/api/route-table";
-import { allows, effectiveScopes, SCOPES, type Role, type Scope } from "../../src/auth/scopes";
-import { ANONYMOUS, request, tokenOf, type Answer, type Credentials } from "../helpers/accounts";
+import { allowsAny, effectiveScopes, SCOPES, type Role, type Scope } from "../../src/auth/scopes";
+import { ANONYMOUS, headersFor, request, tokenOf, type Answer, type Credentials } from "../helpers/accounts";
 import { createAuthzFixture, type AuthzFixture, type PersonName } from "../helpers/authz-fixture";
 import { OWNER_EMAIL, startServer, type TestServer } from "../helpers/server";
 
@@ -81,8 +82,8 @@ const session = (name: PrincipalName, person: PersonName, role: Role, visible: r
   name, person, role, visible, tokenScopes: () => null,
 });
 /** Every scope that does not grant the route's, so the token lacks exactly what it needs. */
-const scopesWithout = (scope: Scope | null): Scope[] => (scope === null ? ["alerts:read"] : SCOPES.filter((candidate) => !allows(new Set([candidate]), scope)));
-const scopesWith = (scope: Scope | null): Scope[] => [scope ?? "alerts:read"];
+const scopesWithout = (scope: Scope | readonly Scope[] | null): Scope[] => (scope === null ? ["alerts:read"] : SCOPES.filter((candidate) => !allowsAny(new Set([candidate]), scope)));
+const scopesWith = (scope: Scope | readonly Scope[] | null): Scope[] => [scope === null ? "alerts:read" : typeof scope === "string" ? scope : scope[0]!];
 
 const PRINCIPALS: Principal[] = [
   { name: "anonymous", person: null, role: null, visible: [], tokenScopes: () => null },
@@ -103,6 +104,8 @@ interface RouteCase {
   params(f: AuthzFixture, principal: Principal): Promise<Record<string, string>> | Record<string, string>;
   query?: string;
   body?(n: number): unknown;
+  /** A multipart body instead of JSON (the upload routes). */
+  form?(n: number): FormData;
   /** Asserts a successful answer. */
   check(answer: Answer, principal: Principal, f: AuthzFixture): void;
 }
@@ -123,7 +126,114 @@ const throwaway = async (principal: Principal): Promise<Record<string, string>> 
   return { tokenId: token.kind === "token" ? token.tokenId : "" };
 };
 
+/** A release of alpha's project, made once, for the routes that name one. */
+let matrixRelease: Promise<void> | null = null;
+const alphaRelease = async (): Promise<Record<string, string>> => {
+  matrixRelease ??= request(server, fixture.ownerToken, "POST", "/api/0/organizations/default/releases/", { version: "matrix@1", projects: ["alpha-app"] }).then((answer) => {
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  });
+  await matrixRelease;
+  return { org: "default", version: "matrix@1", project: "alpha-app" };
+};
+/** A release only for this call (the DELETE case). */
+const disposableRelease = async (): Promise<Record<string, string>> => {
+  const version = `matrix-delete@${++serial}`;
+  const answer = await request(server, fixture.ownerToken, "POST", "/api/0/organizations/default/releases/", { version, projects: ["alpha-app"] });
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  return { org: "default", version };
+};
+const versions = (body: unknown) => (body as { version: string }[]).map((release) => release.version);
+const sha1Of = (text: string) => createHash("sha1").update(text).digest("hex");
+
 const CASES: Record<RouteKey, RouteCase> = {
+  "GET /api/0/": {
+    success: 200, alphaBound: false, params: () => ({}),
+    check: (answer, principal) => {
+      const body = answer.body as { user: { email: string }; auth: { scopes: string[] } | null };
+      assert.equal(body.user.email.endsWith("@example.com"), true);
+      assert.equal(body.auth === null, principal.tokenScopes(ROUTES["GET /api/0/"]) === null);
+    },
+  },
+  "GET /api/0/organizations/{org}/releases/": {
+    success: 200, alphaBound: false, params: async () => ({ org: (await alphaRelease()).org! }),
+    check: (answer, principal) => assert.equal(versions(answer.body).includes("matrix@1"), principal.visible.includes("alpha-app")),
+  },
+  "POST /api/0/organizations/{org}/releases/": {
+    success: 201, alphaBound: true, params: () => ({ org: "default" }), body: (n) => ({ version: `matrix-new@${n}`, projects: ["alpha-app"] }),
+    check: (answer) => assert.match((answer.body as { version: string }).version, /^matrix-new@\d+$/),
+  },
+  "GET /api/0/organizations/{org}/releases/{version}/": {
+    success: 200, alphaBound: true, params: alphaRelease,
+    check: (answer) => assert.deepStrictEqual((answer.body as { projects: { slug: string }[] }).projects.map((project) => project.slug), ["alpha-app"]),
+  },
+  "PUT /api/0/organizations/{org}/releases/{version}/": {
+    success: 200, alphaBound: true, params: alphaRelease, body: () => ({ url: "https://example.com/matrix" }),
+    check: (answer) => assert.equal((answer.body as { url: string }).url, "https://example.com/matrix"),
+  },
+  "DELETE /api/0/organizations/{org}/releases/{version}/": {
+    success: 204, alphaBound: true, params: disposableRelease,
+    check: (answer) => assert.equal(answer.body, null),
+  },
+  "GET /api/0/organizations/{org}/releases/{version}/commits/": {
+    success: 200, alphaBound: true, params: alphaRelease,
+    check: (answer) => assert.deepStrictEqual(answer.body, []),
+  },
+  "GET /api/0/organizations/{org}/releases/{version}/previous-with-commits/": {
+    success: 200, alphaBound: true, params: alphaRelease,
+    check: (answer) => assert.deepStrictEqual(answer.body, {}),
+  },
+  "GET /api/0/organizations/{org}/releases/{version}/deploys/": {
+    success: 200, alphaBound: true, params: alphaRelease,
+    check: (answer) => assert.ok(Array.isArray(answer.body)),
+  },
+  "POST /api/0/organizations/{org}/releases/{version}/deploys/": {
+    success: 201, alphaBound: true, params: alphaRelease, body: (n) => ({ environment: "production", name: `matrix ${n}` }),
+    check: (answer) => assert.equal((answer.body as { environment: string }).environment, "production"),
+  },
+  "GET /api/0/organizations/{org}/repos/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) => assert.ok(Array.isArray(answer.body)),
+  },
+  "POST /api/0/organizations/{org}/repos/": {
+    success: 201, alphaBound: false, params: () => ({ org: "default" }), body: (n) => ({ name: `acme/matrix-${n}` }),
+    check: (answer) => assert.match((answer.body as { name: string }).name, /^acme\/matrix-\d+$/),
+  },
+  "GET /api/0/organizations/{org}/chunk-upload/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) => assert.equal((answer.body as { hashAlgorithm: string }).hashAlgorithm, "sha1"),
+  },
+  "POST /api/0/organizations/{org}/chunk-upload/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    form: (n) => {
+      const form = new FormData();
+      form.append("file", new Blob([`chunk ${n}`]), sha1Of(`chunk ${n}`));
+      return form;
+    },
+    check: (answer) => assert.equal(answer.body, null),
+  },
+  "POST /api/0/organizations/{org}/artifactbundle/assemble/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default" }),
+    body: (n) => ({ checksum: sha1Of(`bundle ${n}`), chunks: [sha1Of(`bundle ${n}`)], projects: ["alpha-app"] }),
+    check: (answer) => assert.equal((answer.body as { state: string }).state, "not_found"),
+  },
+  "GET /api/0/projects/{org}/{project}/releases/": {
+    success: 200, alphaBound: true, params: alphaRelease,
+    check: (answer) => assert.ok(versions(answer.body).includes("matrix@1")),
+  },
+  "GET /api/0/projects/{org}/{project}/releases/{version}/files/": {
+    success: 200, alphaBound: true, params: alphaRelease,
+    check: (answer) => assert.ok(Array.isArray(answer.body)),
+  },
+  "POST /api/0/projects/{org}/{project}/releases/{version}/files/": {
+    success: 201, alphaBound: true, params: alphaRelease,
+    form: (n) => {
+      const form = new FormData();
+      form.append("file", new Blob([`console.log(${n})`]), "app.js");
+      form.append("name", `~/matrix-${n}.js`);
+      return form;
+    },
+    check: (answer) => assert.match((answer.body as { name: string }).name, /^~\/matrix-\d+\.js$/),
+  },
   "GET /api/0/organizations/": {
     success: 200, alphaBound: false, params: () => ({}),
     check: (answer, principal) => assert.deepStrictEqual(slugs(answer.body), principal.person === "otherOwner" ? ["other"] : ["default"]),
@@ -287,13 +397,13 @@ function expectedStatus(key: RouteKey, principal: Principal): number {
   const tokenScopes = principal.tokenScopes(rule);
   if (rule.level === "user") {
     if (tokenScopes !== null && rule.sessionOnly) return 403;
-    if (tokenScopes !== null && rule.scope !== null && !allows(new Set(tokenScopes), rule.scope)) return 403;
+    if (tokenScopes !== null && rule.scope !== null && !allowsAny(new Set(tokenScopes), rule.scope)) return 403;
     // A token may revoke only itself; the case revokes a sibling token of the same person.
     if (tokenScopes !== null && key === "DELETE /api/0/api-tokens/{tokenId}/") return 404;
     return routeCase.success;
   }
   if (principal.role === null) return 404;
-  if (!allows(effectiveScopes(principal.role, tokenScopes), rule.scope)) return 403;
+  if (!allowsAny(effectiveScopes(principal.role, tokenScopes), rule.scope)) return 403;
   if (routeCase.alphaBound && !principal.visible.includes("alpha-app")) return 404;
   return routeCase.success;
 }
@@ -310,6 +420,12 @@ async function credentialsOf(principal: Principal, rule: RouteRule): Promise<Cre
     tokens.set(cacheKey, token);
   }
   return token;
+}
+
+async function sendForm(credentials: Credentials, method: string, path: string, form: FormData): Promise<Answer> {
+  const response = await fetch(`${server.baseUrl}${path}`, { method, headers: headersFor(credentials), body: form, redirect: "manual" });
+  const text = await response.text();
+  return { status: response.status, body: text === "" ? null : (JSON.parse(text) as unknown) };
 }
 
 function pathOf(key: RouteKey, params: Record<string, string>, query = ""): string {
@@ -379,7 +495,9 @@ describe("authorisation matrix", () => {
         const rule: RouteRule = ROUTES[key];
         const method = key.slice(0, key.indexOf(" "));
         const params = await routeCase.params(fixture, principal);
-        const answer = await request(server, await credentialsOf(principal, rule), method, pathOf(key, params, routeCase.query), routeCase.body?.(++serial));
+        const credentials = await credentialsOf(principal, rule);
+        const path = pathOf(key, params, routeCase.query);
+        const answer = routeCase.form ? await sendForm(credentials, method, path, routeCase.form(++serial)) : await request(server, credentials, method, path, routeCase.body?.(++serial));
         assert.equal(answer.status, expected, JSON.stringify(answer.body));
         if (expected >= 400) {
           // Refusals carry Sentry's error shape and nothing else: no data of the resource.

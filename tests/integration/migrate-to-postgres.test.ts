@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -74,6 +75,7 @@ async function populate(dataDir: string): Promise<void> {
 }
 
 const SESSION_HASH = "a".repeat(64);
+const MIGRATED_DEBUG_ID = "0e6e3a4c-1111-4222-8333-444455556666";
 const TOKEN_HASH = "b".repeat(64);
 const INVITE_HASH = "c".repeat(64);
 
@@ -100,6 +102,21 @@ async function addAccounts(dataDir: string): Promise<void> {
       targetId: null, data: { role: "member" }, ipAddress: "203.0.113.9",
     });
     await accounts.loginThrottle.recordFailure("email:migrated@example.com", Date.now());
+
+    // Releases and artifacts, with their bytes (files under the data directory on SQLite).
+    const { release } = await storage.releases.create({ organizationId: organization!.id, version: "migrated@1", projectIds: [project!.id], url: null, dateStarted: null, dateReleased: Date.now() });
+    await storage.releases.setCommits(release, [{ repository: "acme/web", id: "abc123", message: "fix", authorName: "Ada", authorEmail: "ada@example.com", timestamp: Date.now() }]);
+    await storage.releases.addDeploy(release.id, { environment: "production", name: null, url: null, dateStarted: null, dateFinished: Date.now(), projectIds: [project!.id] });
+    const blob = (text: string) => ({ bytes: Buffer.from(text), sha1: createHash("sha1").update(text).digest("hex") });
+    await storage.artifacts.putChunks(organization!.id, [blob("a chunk")]);
+    await storage.artifacts.saveBundle({
+      organizationId: organization!.id, checksum: "d".repeat(40), bundleId: MIGRATED_DEBUG_ID, release: "migrated@1", dist: null, projectIds: [project!.id], size: 100,
+      files: [{ url: "~/app.min.js", kind: "minified_source", debugId: MIGRATED_DEBUG_ID, sourceMapRef: "app.min.js.map", ...blob("a()") }],
+    });
+    await storage.artifacts.saveReleaseFile({
+      organizationId: organization!.id, projectId: project!.id, release: "migrated@1", dist: null, name: "~/old.js", kind: "source",
+      debugId: null, sourceMapRef: null, headers: {}, ...blob("old()"),
+    });
   } finally {
     await storage.close();
   }
@@ -142,7 +159,22 @@ async function snapshot(storage: Storage) {
   const outcomes = await storage.outcomes.hourly(window);
   const transactions = await Promise.all(spans.items.filter((s) => s.eventId).map((s) => storage.transactions.get(s.projectId, s.eventId!)));
   const accounts = await accountsSnapshot(storage, organizations.map((o) => o.id));
-  return { organizations, projects, keys, issues, events, tags, spans, sessions, outcomes, transactions, accounts };
+  const releases = await Promise.all(organizations.map((o) => storage.releases.list(o.id, { limit: 100 })));
+  const releaseIds = releases.flat().map((r) => r.id);
+  const artifacts = await Promise.all(projects.map(async (p) => {
+    const found = [...(await storage.artifacts.byDebugId(p.id, MIGRATED_DEBUG_ID)), ...(await storage.artifacts.byReleaseUrl(p.id, "migrated@1", null, ["~/old.js", "~/app.min.js"]))];
+    return { found, bytes: await Promise.all(found.map((f) => storage.artifacts.content(f.sha1).then((b) => b?.toString("utf8")))), bundles: await storage.artifacts.listBundles(p.id) };
+  }));
+  const releaseData = {
+    releases,
+    commits: await Promise.all(releaseIds.map((id) => storage.releases.listCommits(id))),
+    deploys: await Promise.all(releaseIds.map((id) => storage.releases.listDeploys(id))),
+    repositories: await Promise.all(organizations.map((o) => storage.releases.listRepositories(o.id))),
+    activity: await storage.releaseActivity.forProjects(projectIds),
+    chunks: await Promise.all(organizations.map((o) => storage.artifacts.missingChunks(o.id, [createHash("sha1").update("a chunk").digest("hex")]))),
+    artifacts,
+  };
+  return { releaseData, organizations, projects, keys, issues, events, tags, spans, sessions, outcomes, transactions, accounts };
 }
 
 if (await postgresForTests("migrate-to-postgres")) {
@@ -192,6 +224,9 @@ if (await postgresForTests("migrate-to-postgres")) {
         assert.ok(before.accounts.tokens.flat().some((t) => t.name === "CI" && t.scopes.join() === "project:read"));
         assert.ok(before.accounts.invites.flat().some((i) => i.teamIds.join() === before.accounts.teams[migrated]!.id));
         assert.ok(before.accounts.audit.flat().some((e) => e.event === "member.invite" && e.ipAddress === "203.0.113.9"));
+        assert.equal(before.releaseData.commits.flat().length, 1);
+        assert.deepEqual(before.releaseData.chunks, [[]]);
+        assert.deepEqual(before.releaseData.artifacts.flatMap((a) => a.bytes).sort(), ["a()", "a()", "old()"]);
         assert.deepEqual(after, before);
 
         // Ids continue after the copied ones: a new project gets the next id.

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import pg from "pg";
 import { accountsContract } from "../contract/accounts-suite";
+import { releaseContract } from "../contract/release-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
@@ -34,6 +35,7 @@ if (await postgresForTests("storage contract: postgres")) {
   spanContract("postgres", postgres);
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
+  releaseContract("postgres", postgres);
 }
 
 if (await postgresForTests("postgres engine specifics")) {

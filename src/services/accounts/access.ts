@@ -7,7 +7,7 @@
  * another organisation, or its projects, issues and events, exist.
  */
 import { AppError } from "../../errors";
-import { allows, effectiveScopes, type Role, type Scope } from "../../auth/scopes";
+import { allows, allowsAny, describeScopes, effectiveScopes, type Role, type Scope } from "../../auth/scopes";
 import type { ApiToken, LoginSession, Member, Organization, Project, User } from "../../model";
 import type { Storage } from "../../storage/types";
 import { resolveOrganization } from "../organizations/resolve";
@@ -45,10 +45,11 @@ export function hasScope(access: Access, scope: Scope): boolean {
   return allows(access.scopes, scope);
 }
 
-export function requireScope(access: Access, scope: Scope): void {
-  if (!hasScope(access, scope)) {
+/** `scope`: one scope, or a list of which any one will do (the release routes). */
+export function requireScope(access: Access, scope: Scope | readonly Scope[]): void {
+  if (!allowsAny(access.scopes, scope)) {
     const how = access.principal.kind === "token" ? "this token" : `the ${access.role} role`;
-    throw new AppError("forbidden", `You do not have permission to perform this action: it needs the ${scope} scope, which ${how} does not grant`);
+    throw new AppError("forbidden", `You do not have permission to perform this action: it needs the ${describeScopes(scope)} scope, which ${how} does not grant`);
   }
 }
 

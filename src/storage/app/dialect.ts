@@ -12,7 +12,7 @@
  * the locks that make it safe under READ COMMITTED, where each statement has its own snapshot.
  */
 import type Database from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresCursor, type PostgresPool, type PostgresQueryResult } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Compilable, type PostgresCursor, type PostgresPool, type PostgresQueryResult } from "kysely";
 import type pg from "pg";
 import { AppError } from "../../errors";
 import { isRetryable, isUnavailable, storableParams, unavailable, type Param } from "../postgres/db";
@@ -38,6 +38,14 @@ export interface AppDialect {
    * by NOTIFY in the same transaction (delivered on commit, see postgres/listen.ts).
    */
   announcingKeys<T>(kind: "project" | "key", write: (q: AppQueries) => Promise<T>): Promise<T>;
+  /**
+   * Runs several statements all or none (a release with its projects, a bundle with its files).
+   * SQLite: compiled by Kysely, then run synchronously in one better-sqlite3 transaction, so no
+   * other code on the shared connection can run between them (ADR 0011: never a Kysely
+   * transaction there). PostgreSQL: one transaction, retried on deadlock. Values one statement
+   * needs from another (a new row's id) come from subqueries, since nothing is returned.
+   */
+  atomically(statements: readonly Compilable[]): Promise<void>;
   constraintKind(error: unknown): ConstraintKind | null;
   /** What tells equal rows apart in a table without a key (login_failures). */
   readonly rowAddress: "rowid" | "ctid";
@@ -53,6 +61,12 @@ export function sqliteDialect(database: Database.Database, keysChanged: () => vo
       const result = await write(db);
       keysChanged();
       return result;
+    },
+    async atomically(statements) {
+      const compiled = statements.map((statement) => statement.compile());
+      database.transaction(() => {
+        for (const query of compiled) database.prepare(query.sql).run(...query.parameters);
+      })();
     },
     constraintKind(error) {
       const code = (error as { code?: unknown } | null)?.code;
@@ -90,6 +104,12 @@ export function postgresDialect(pool: pg.Pool): AppDialect {
         await sql`SELECT pg_notify(${KEYS_CHANNEL}, ${kind})`.execute(trx);
         return result;
       }),
+    async atomically(statements) {
+      const compiled = statements.map((statement) => statement.compile());
+      await inTransaction(async (trx) => {
+        for (const query of compiled) await trx.executeQuery(query);
+      });
+    },
     constraintKind(error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code === "23505") return "unique";

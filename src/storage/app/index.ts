@@ -4,8 +4,10 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
-import type { OrganizationRepo, ProjectKeyRepo, ProjectRepo } from "../types";
+import type { ArtifactStore, OrganizationRepo, ProjectKeyRepo, ProjectRepo, ReleaseRepo } from "../types";
+import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
+import type { BlobStore } from "./blobs";
 import type { AppDialect } from "./dialect";
 import { appInvites } from "./invites";
 import { appKeys } from "./keys";
@@ -14,6 +16,7 @@ import { appLoginThrottle } from "./login-throttle";
 import { appMembers } from "./members";
 import { appOrganizations } from "./organizations";
 import { appProjects } from "./projects";
+import { appReleases } from "./releases";
 import { appTeams } from "./teams";
 import { appApiTokens } from "./tokens";
 import { appUsers } from "./users";
@@ -23,10 +26,15 @@ export interface AppData {
   projects: ProjectRepo;
   keys: ProjectKeyRepo;
   accounts: AccountStore;
+  releases: ReleaseRepo;
+  artifacts: ArtifactStore;
 }
 
-export function appData(dialect: AppDialect): AppData {
+/** `blobs`: where the engine keeps artifact bytes (blobs.ts). */
+export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
   return {
+    releases: appReleases(dialect),
+    artifacts: appArtifacts(dialect, blobs),
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),

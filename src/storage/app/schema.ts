@@ -127,6 +127,114 @@ export interface LoginFailuresTable {
   at: number;
 }
 
+/** Releases and artifacts (migrations/sqlite/0008_releases.sql, migrations/postgres/0003_releases.sql). */
+export interface ReleasesTable {
+  id: Generated<number>;
+  organization_id: number;
+  version: string;
+  url: string | null;
+  status: Generated<string>;
+  date_created: number;
+  date_started: number | null;
+  date_released: number | null;
+}
+
+export interface ReleaseProjectsTable {
+  release_id: number;
+  project_id: number;
+}
+
+export interface RepositoriesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  url: string | null;
+  provider: string | null;
+  date_created: number;
+}
+
+export interface ReleaseCommitsTable {
+  release_id: number;
+  repository_id: number;
+  sha: string;
+  position: number;
+  message: string | null;
+  author_name: string | null;
+  author_email: string | null;
+  timestamp: number | null;
+}
+
+export interface DeploysTable {
+  id: Generated<number>;
+  release_id: number;
+  environment: string;
+  name: string | null;
+  url: string | null;
+  date_started: number | null;
+  date_finished: number;
+  /** JSON array of project ids. */
+  project_ids: string;
+}
+
+export interface ArtifactChunksTable {
+  organization_id: number;
+  sha1: string;
+  size: number;
+  date_uploaded: number;
+}
+
+export interface ArtifactBundlesTable {
+  id: Generated<number>;
+  organization_id: number;
+  checksum: string;
+  bundle_id: string;
+  release: string | null;
+  dist: string | null;
+  file_count: number;
+  size: number;
+  date_uploaded: number;
+}
+
+export interface ArtifactBundleProjectsTable {
+  bundle_id: number;
+  project_id: number;
+}
+
+export interface ArtifactBundleFilesTable {
+  bundle_id: number;
+  url: string;
+  kind: string;
+  debug_id: string | null;
+  source_map_ref: string | null;
+  sha1: string;
+  size: number;
+}
+
+export interface ReleaseFilesTable {
+  id: Generated<number>;
+  organization_id: number;
+  project_id: number;
+  release: string;
+  /** '' when uploaded without a dist. */
+  dist: string;
+  name: string;
+  kind: string;
+  debug_id: string | null;
+  source_map_ref: string | null;
+  sha1: string;
+  size: number;
+  /** JSON object. */
+  headers: string;
+  date_created: number;
+}
+
+/** PostgreSQL only: SQLite keeps artifact bytes as files under DATA_DIR/blobs (ADR 0015). */
+export interface ArtifactBlobsTable {
+  sha1: string;
+  size: number;
+  data: Buffer;
+}
+
 export interface AppDatabase {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -141,4 +249,15 @@ export interface AppDatabase {
   invites: InvitesTable;
   audit_log: AuditLogTable;
   login_failures: LoginFailuresTable;
+  releases: ReleasesTable;
+  release_projects: ReleaseProjectsTable;
+  repositories: RepositoriesTable;
+  release_commits: ReleaseCommitsTable;
+  deploys: DeploysTable;
+  artifact_chunks: ArtifactChunksTable;
+  artifact_bundles: ArtifactBundlesTable;
+  artifact_bundle_projects: ArtifactBundleProjectsTable;
+  artifact_bundle_files: ArtifactBundleFilesTable;
+  release_files: ReleaseFilesTable;
+  artifact_blobs: ArtifactBlobsTable;
 }

@@ -1,4 +1,5 @@
 import { appData } from "../app";
+import { tableBlobStore } from "../app/blobs";
 import { postgresDialect } from "../app/dialect";
 import type { Storage } from "../types";
 import { openDatabase, type PgOptions } from "./db";
@@ -8,6 +9,7 @@ import { postgresIngest } from "./ingest";
 import { postgresIssues } from "./issues";
 import { KeyChangeListener } from "./listen";
 import { postgresOutcomes } from "./outcomes";
+import { postgresReleaseActivity } from "./releases";
 import { postgresRetention } from "./retention";
 import { postgresSessions } from "./sessions";
 import { postgresSpans } from "./spans";
@@ -20,7 +22,8 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
   const keyChanges = new KeyChangeListener(options);
   await keyChanges.start();
   // App data over the same pool; its key and project writes NOTIFY the listener above (src/storage/app/dialect.ts).
-  const app = appData(postgresDialect(db.pool));
+  const dialect = postgresDialect(db.pool);
+  const app = appData(dialect, tableBlobStore(dialect.db));
   return {
     engine: "postgres",
     organizations: app.organizations,
@@ -36,6 +39,9 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     spans: postgresSpans(db),
     retention: postgresRetention(db),
     accounts: app.accounts,
+    releases: app.releases,
+    releaseActivity: postgresReleaseActivity(db),
+    artifacts: app.artifacts,
     onKeysChanged: (listener) => keyChanges.subscribe(listener),
     async ping() {
       await db.query("SELECT 1");

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { appData } from "../app";
+import { fileBlobStore } from "../app/blobs";
 import { sqliteDialect } from "../app/dialect";
 import type { SqliteTopology } from "../../config";
 import type { Storage } from "../types";
@@ -10,6 +11,7 @@ import { sqliteEvents } from "./events";
 import { sqliteIngest } from "./ingest";
 import { sqliteIssues } from "./issues";
 import { sqliteOutcomes } from "./outcomes";
+import { sqliteReleaseActivity } from "./releases";
 import { sqliteRetention } from "./retention";
 import { sqliteSessions } from "./sessions";
 import { sqliteSpans } from "./spans";
@@ -42,7 +44,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
   const commitThread = onThread ? new SqliteCommitThread(file, { onStopped: options.onCommitThreadStopped, checkpoints, issueEventsMergeMs: options.issueEventsMergeMs }) : null;
   // One process owns the file, so key and project changes only need to reach this process's listeners.
   const keyListeners = new Set<() => void>();
-  const app = appData(sqliteDialect(db, () => keyListeners.forEach((listener) => listener())));
+  const app = appData(sqliteDialect(db, () => keyListeners.forEach((listener) => listener())), fileBlobStore(dataDir));
   return {
     engine: "sqlite",
     organizations: app.organizations,
@@ -57,6 +59,9 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     spans: sqliteSpans(db),
     retention: sqliteRetention(db),
     accounts: app.accounts,
+    releases: app.releases,
+    releaseActivity: sqliteReleaseActivity(db),
+    artifacts: app.artifacts,
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);

@@ -1,0 +1,82 @@
+/**
+ * Artifact bytes, stored once per SHA-1 (ADR 0015). SQLite: files under DATA_DIR/blobs/ab/cdef…,
+ * written before the rows that name them (content-addressed, so a file left by a failed upload is
+ * simply found again by the retry). PostgreSQL: rows of artifact_blobs, inserted in the same
+ * transaction as the rows that name them.
+ */
+import { randomBytes } from "node:crypto";
+import { access, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Compilable } from "kysely";
+import type { AppQueries } from "./dialect";
+
+export interface Blob {
+  sha1: string;
+  bytes: Buffer;
+}
+
+export interface BlobStore {
+  /** Stores `blobs` now (SQLite) or answers the statements that store them, for `atomically` (PostgreSQL). */
+  stage(blobs: readonly Blob[]): Promise<Compilable[]>;
+  read(sha1: string): Promise<Buffer | null>;
+}
+
+const SHA1 = /^[0-9a-f]{40}$/;
+
+function checkedSha1(sha1: string): string {
+  // Blob names become file paths: only a plain lower-case SHA-1 may get there.
+  if (!SHA1.test(sha1)) throw new Error(`not a SHA-1: ${JSON.stringify(sha1.slice(0, 64))}`);
+  return sha1;
+}
+
+export function fileBlobStore(dataDir: string): BlobStore {
+  const root = path.join(dataDir, "blobs");
+  const fileOf = (sha1: string) => path.join(root, sha1.slice(0, 2), sha1.slice(2));
+  const exists = (file: string) => access(file).then(() => true, () => false);
+  return {
+    async stage(blobs) {
+      for (const { sha1, bytes } of blobs) {
+        const file = fileOf(checkedSha1(sha1));
+        if (await exists(file)) continue;
+        await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+        // Written aside and renamed: a reader never sees a half-written blob under its name.
+        const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+        try {
+          await writeFile(temporary, bytes, { mode: 0o600, flush: true });
+          await rename(temporary, file);
+        } catch (error) {
+          await unlink(temporary).catch(() => undefined);
+          throw error;
+        }
+      }
+      return [];
+    },
+    async read(sha1) {
+      if (!SHA1.test(sha1)) return null;
+      try {
+        return await readFile(fileOf(sha1));
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "ENOENT") return null;
+        throw error;
+      }
+    },
+  };
+}
+
+export function tableBlobStore(db: AppQueries): BlobStore {
+  return {
+    async stage(blobs) {
+      return blobs.map(({ sha1, bytes }) =>
+        db
+          .insertInto("artifact_blobs")
+          .values({ sha1: checkedSha1(sha1), size: bytes.length, data: bytes })
+          .onConflict((conflict) => conflict.column("sha1").doNothing()),
+      );
+    },
+    async read(sha1) {
+      if (!SHA1.test(sha1)) return null;
+      const row = await db.selectFrom("artifact_blobs").select("data").where("sha1", "=", sha1).executeTakeFirst();
+      return row ? Buffer.from(row.data) : null;
+    },
+  };
+}
