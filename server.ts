@@ -34,7 +34,6 @@ import { createOwner, needsSetup } from "./src/services/accounts/users";
 import { newSecret } from "./src/auth/secrets";
 import { CLIENT_IP_HEADER, clientIpOf } from "./src/ingest/client-ip";
 import { createStorage } from "./src/storage";
-import type { ArtifactLookup } from "./src/model";
 import { startSymbolicator } from "./src/symbolication";
 import { databaseLabel } from "./src/database-label";
 import { answerHealth, answerNotReady, databaseCheck, isHealthRequest, type ServerPhase } from "./src/http/readiness";
@@ -59,11 +58,6 @@ function publicUrlOf(config: Config, port: number): string {
 
 export interface StartOptions {
   dev: boolean;
-  /**
-   * Where source maps are looked up. TODO(lead): default to the storage's implementation
-   * (`storage.artifacts`, issue 32's upload API) at merge; until then only tests pass one.
-   */
-  artifacts?: ArtifactLookup;
   /** Awaited after the port is bound and before Next is prepared: the test hook that holds the UI back. */
   beforeUi?: () => Promise<void>;
 }
@@ -90,12 +84,11 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const captureServerException = createServerCapture({
     config, store: storage.ingest, logger, monitoringProjectId: monitoringProject.project.id, release, root,
   });
-  const symbolication = options.artifacts
-    ? startSymbolicator(options.artifacts, {
-        cacheBytes: config.sourceMapCacheBytes,
-        onStopped: (reason) => void captureServerException(new Error(reason), { mechanism: "symbolication.thread" }),
-      })
-    : null;
+  // The source-map thread itself starts with the first event that needs a map (sourcemap.main.ts).
+  const symbolication = startSymbolicator(storage.artifacts, {
+    cacheBytes: config.sourceMapCacheBytes,
+    onStopped: (reason) => void captureServerException(new Error(reason), { mechanism: "symbolication.thread" }),
+  });
   const sink: IngestSink = inProcessSink(createItemRegistry(config.limits, symbolication?.symbolicator ?? null), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
   // The SQLite commit thread starts now: started by the first SDK request, that request waited for it.
   storage.ingest.start?.();
@@ -259,11 +252,7 @@ export async function main(): Promise<void> {
   }
   // Test builds only (ENABLE_TEST_HOOKS): hold the UI back until a file exists, to test the window before it is ready.
   const holdUiUntil = config.testHooks ? process.env.TEST_HOOK_HOLD_UI_UNTIL : undefined;
-  // Test builds only: source maps from a test's file-backed ArtifactLookup until storage provides one.
-  const artifactsModule = config.testHooks ? process.env.TEST_HOOK_ARTIFACTS_MODULE : undefined;
-  const artifacts = artifactsModule ? ((await import(artifactsModule)) as { createArtifactLookup(): ArtifactLookup }).createArtifactLookup() : undefined;
   const running = await startServer(config, {
-    artifacts,
     dev: process.argv.includes("--dev"),
     beforeUi: holdUiUntil ? () => untilFileExists(holdUiUntil) : undefined,
   });

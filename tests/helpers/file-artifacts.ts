@@ -1,9 +1,7 @@
 /**
- * A small file-backed ArtifactLookup for the resolver's tests until storage implements it (issue 32's
- * upload API): a directory with `manifest.json` (one entry per uploaded file) and the bytes under
- * `content/<sha1>`. Real files, real reads; the manifest is read at every call, so a test can add
- * artifacts while a server runs. The server loads it through TEST_HOOK_ARTIFACTS_MODULE
- * (createArtifactLookup reads TEST_ARTIFACTS_DIR).
+ * A small file-backed ArtifactLookup for the resolver's unit tests, which exercise resolution
+ * without a database: a directory with `manifest.json` (one entry per uploaded file) and the bytes
+ * under `content/<sha1>`. Real files, real reads. The server itself reads storage.artifacts.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -99,9 +97,3 @@ export function bindBundleToRelease(dir: string, bundleId: string, release: stri
   writeFileSync(file, JSON.stringify(releases));
 }
 
-/** For TEST_HOOK_ARTIFACTS_MODULE: the lookup over TEST_ARTIFACTS_DIR. */
-export function createArtifactLookup(): ArtifactLookup {
-  const dir = process.env.TEST_ARTIFACTS_DIR;
-  if (!dir) throw new Error("TEST_ARTIFACTS_DIR is not set");
-  return fileArtifactLookup(dir);
-}

@@ -12,6 +12,7 @@ import type { Access } from "../accounts/access";
 import { resolveProjects } from "../releases/releases";
 import { releaseVersion } from "../releases/input";
 import { BundleError, checkSourceMap, normalDebugId, parseBundle } from "./bundle-zip";
+import { announceArtifactsChanged } from "../../symbolication/presence";
 
 const MiB = 1024 * 1024;
 /** What the options tell sentry-cli: chunks of 8 MiB, at most 4 per request of at most 32 MiB. */
@@ -126,6 +127,7 @@ export async function assembleBundle(storage: Storage, access: Access, input: As
     if (error instanceof BundleError) return { state: "error", missingChunks: [], detail: error.message };
     throw error;
   }
+  for (const project of projects) announceArtifactsChanged(project.id);
   return { state: "ok", missingChunks: [], detail: null };
 }
 
@@ -174,7 +176,7 @@ export async function uploadReleaseFile(storage: Storage, access: Access, projec
     debugId ??= normalDebugId(/\/\/# debugId=(\S+)/.exec(tail)?.[1]);
     if (sourceMapRef) kind = "minified_source";
   }
-  return storage.artifacts.saveReleaseFile({
+  const saved = await storage.artifacts.saveReleaseFile({
     organizationId: access.organization.id,
     projectId,
     release: version,
@@ -187,4 +189,6 @@ export async function uploadReleaseFile(storage: Storage, access: Access, projec
     bytes,
     sha1: sha1(bytes),
   });
+  announceArtifactsChanged(projectId);
+  return saved;
 }
