@@ -42,6 +42,16 @@ export const ROUTE_PATTERNS = [
   "/api/0/projects/:org/:project/issues",
   "/api/0/projects/:org/:project/keys",
   "/api/0/teams/:org/:team/projects",
+  "/api/0/organizations/:org/artifactbundle/assemble",
+  "/api/0/organizations/:org/chunk-upload",
+  "/api/0/organizations/:org/releases",
+  "/api/0/organizations/:org/releases/:version",
+  "/api/0/organizations/:org/releases/:version/commits",
+  "/api/0/organizations/:org/releases/:version/deploys",
+  "/api/0/organizations/:org/releases/:version/previous-with-commits",
+  "/api/0/organizations/:org/repos",
+  "/api/0/projects/:org/:project/releases",
+  "/api/0/projects/:org/:project/releases/:version/files",
 ] as const;
 
 const PATTERNS = ROUTE_PATTERNS.map((pattern) => pattern.split("/").slice(1));
