@@ -32,8 +32,14 @@ import { parseArgs } from "node:util";
 import { makeTemplate, median, openConnections, paceWarning, percentile, ratesBySlice, runLoad, SLICE_SECONDS, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
 import { probeFsync, SLOW_FSYNC_MS } from "./disk";
+import { buildBundle, type BuiltBundle } from "./sourcemaps/bundle";
+import { alternate, bundleEventTemplates, namedPositions } from "./sourcemaps/events";
+import { coldMapProbe, probeLine } from "./sourcemaps/probe";
+import { BENCH_OWNER, createToken, sentryCliUpload, slugsOf } from "./sourcemaps/upload";
+import { checkStoredEvents } from "./sourcemaps/check";
 import { CHECKPOINT_THREAD_NAME } from "../src/storage/sqlite/checkpoint.protocol";
 import { COMMIT_THREAD_NAME } from "../src/storage/sqlite/commit.protocol";
+import { SOURCEMAP_THREAD_NAME } from "../src/symbolication/sourcemap.protocol";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -52,6 +58,8 @@ const { values: args } = parseArgs({
     compare: { type: "string" },
     pairs: { type: "string", default: "3" },
     "disk-probe": { type: "string", default: "5" },
+    probes: { type: "string", default: "3" },
+    "map-mb": { type: "string", default: "5" },
   },
 });
 const DATABASE_URL =
@@ -94,7 +102,7 @@ function statCpuSeconds(stat: string): number {
 const cpuSeconds = (pid: number): number => statCpuSeconds(readFileSync(`/proc/${pid}/stat`, "utf8"));
 
 /** Threads the server names itself (src/thread-name.ts); the rest are V8's and libuv's helpers. */
-const NAMED_THREADS = new Set([COMMIT_THREAD_NAME, CHECKPOINT_THREAD_NAME]);
+const NAMED_THREADS = new Set([COMMIT_THREAD_NAME, CHECKPOINT_THREAD_NAME, SOURCEMAP_THREAD_NAME]);
 
 /** CPU seconds so far per thread of a process: "main", each named thread, and "other" for the rest together. */
 function threadCpuSeconds(pid: number): Map<string, number> {
@@ -391,14 +399,137 @@ async function runPeriscope(
   }
 }
 
+/** The release the scenario's bundles are uploaded under, as CI would name one (their debug ids are what finds them). */
+const MAP_RELEASE = "bench-web@1.0.0";
+const PLAIN_LABEL = "plain";
+const BUNDLE_LABEL = "bundle";
+/** Stack frames per bundle event, and events (so positions) per bundle: each map is asked for many positions. */
+const BUNDLE_FRAMES = 3;
+const BUNDLE_EVENTS = 60;
+
+interface ScenarioBundle {
+  bundle: BuiltBundle;
+  templates: Template[];
+}
+
+/** `--mix sourcemaps`: the bundles (one per cold-map probe, each a different build so a different map), built before any server. */
+async function scenarioBundles(dir: string): Promise<ScenarioBundle[]> {
+  const probes = Number(args.probes);
+  const mapBytes = Number(args["map-mb"]) * 1024 * 1024;
+  if (!Number.isInteger(probes) || probes < 1) throw new Error(`--probes takes a whole number of 1 or more, not "${args.probes}"`);
+  if (!(mapBytes > 0)) throw new Error(`--map-mb takes a size in MiB above 0, not "${args["map-mb"]}"`);
+  const sentryCli = path.join(root, "node_modules", ".bin", "sentry-cli");
+  const bundles: ScenarioBundle[] = [];
+  for (let variant = 1; variant <= probes; variant++) {
+    const bundle = await buildBundle(path.join(dir, `build-${variant}`), sentryCli, { targetBytes: mapBytes, variant });
+    const positions = namedPositions(readFileSync(bundle.mapFile, "utf8"), BUNDLE_FRAMES * BUNDLE_EVENTS);
+    bundles.push({ bundle, templates: bundleEventTemplates(positions, { debugId: bundle.debugId, release: MAP_RELEASE, frames: BUNDLE_FRAMES, label: BUNDLE_LABEL }) });
+  }
+  return bundles;
+}
+
+const latencyText = (values: number[]) =>
+  values.length === 0 ? "none" : `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
+
+/**
+ * `--mix sourcemaps`, all on one server: (a) the plain envelopes with no maps uploaded; the bundles
+ * uploaded with the real sentry-cli; (c) each bundle's first event amid paced plain events (the map
+ * is fetched and parsed then); (b) plain and bundle events in turn, every map parsed and cached.
+ * Every acknowledged event of every leg is looked up afterwards, and a few bundle events are read
+ * back through the API to show their frames resolved.
+ */
+async function runSourceMaps(engine: Engine, mode: IngestMode, name: string, baselineRate: number, plain: Template[], bundles: ScenarioBundle[]) {
+  const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
+  try {
+    const periscope = await startProcess(
+      [...(args["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(args["cpu-prof"])] : []), "scripts/start.mjs"],
+      { PORT: "0", NODE_ENV: "production", LOG_LEVEL: "info", ...BENCH_OWNER, ...(engine === "sqlite" ? INGEST_MODES[mode] : {}), ...target.env },
+      /Default project DSN: (\S+)/,
+    );
+    const pid = periscope.child.pid!;
+    await new Promise((resolve) => setTimeout(resolve, Number(args.idle) * 1000));
+    const idleRss = statusMb(pid, "VmRSS");
+    const dsn = new URL(periscope.match[1]!);
+    const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
+    const baseUrl = `http://${dsn.host}`;
+
+    const plainRun = await warmedRun(pid, { url, templates: plain, connections });
+    const plainRss = peakRssMb(pid);
+
+    const upload = { root, baseUrl, databaseEnv: target.env };
+    const token = await createToken(upload);
+    const slugs = await slugsOf(upload, token, dsn.pathname.slice(1));
+    const uploadSeconds: number[] = [];
+    for (const { bundle } of bundles) uploadSeconds.push(await sentryCliUpload(upload, token, slugs, MAP_RELEASE, bundle.dir));
+
+    // A quarter of the plain run's rate: well below capacity (plain events with JavaScript frames are
+    // looked up too once the project has artifacts), so a plain event waits only if the door stalls.
+    const probeRate = Math.max(50, Math.round(plainRun.accepted / plainRun.seconds / 4));
+    const probes = [];
+    for (const { templates } of bundles) {
+      probes.push(await coldMapProbe({ url, plain, coldEvent: templates[0]!, rate: probeRate, connections, seconds: 3, sendAfterMs: 1000 }));
+    }
+
+    const bundleIds: string[] = [];
+    const mixRun = await warmedRun(pid, {
+      url,
+      templates: alternate(plain, bundles.flatMap((entry) => entry.templates)),
+      connections,
+      onAnswer: (_at, _ms, template, status, eventId) => {
+        if (status === 200 && eventId !== null && template.label === BUNDLE_LABEL && bundleIds.length < 10_000) bundleIds.push(eventId);
+      },
+    });
+    const sample = [...probes.map((probe) => probe.eventId), ...[0, 0.25, 0.5, 0.75, 0.999].map((at) => bundleIds[Math.floor(at * bundleIds.length)]!)];
+    const check = await checkStoredEvents(baseUrl, token, slugs, sample);
+    const rss = peakRssMb(pid);
+    await stop(periscope.child);
+
+    const plainCheck = await target.verify(plainRun.acceptedIds);
+    const probeCheck = await target.verify(probes.flatMap((probe) => probe.acceptedIds));
+    const mixCheck = await target.verify(mixRun.acceptedIds);
+    const missing = plainCheck.missing + probeCheck.missing + mixCheck.missing;
+    if (missing > 0 || check.resolved < check.frames || probes.some((probe) => probe.status !== 200)) process.exitCode = 1;
+    const durable = (result: LoadResult, lost: number) => (result.acceptedIds.length - lost) / result.seconds;
+    const threads = (result: CpuFigures) => [...result.threadCpuPercent].map(([thread, percent]) => `${thread} ${Math.round(percent)}`).join(", ");
+    const byLabel = (label: string) => mixRun.latenciesByLabel.get(label) ?? [];
+    const during = probes.flatMap((probe) => probe.during);
+    const outside = probes.flatMap((probe) => probe.outside);
+    const mapMb = bundles.map(({ bundle }) => (bundle.mapBytes / 1024 / 1024).toFixed(2)).join(", ");
+    return {
+      rows: [
+        row(`periscope (${name}), plain, no maps`, plainRun, plainRss, plainRun.acceptedIds.length - plainCheck.missing, idleRss),
+        row(`periscope (${name}), plain + bundle events, maps cached`, mixRun, rss, mixRun.acceptedIds.length - mixCheck.missing, idleRss),
+      ],
+      summary: [
+        `${name}: (a) plain, no maps: durable events/s ÷ bare req/s ${(durable(plainRun, plainCheck.missing) / baselineRate).toFixed(3)}; server CPU by thread, % of one core: ${threads(plainRun)}`,
+        `${name}: upload: ${bundles.length} bundles (maps of ${mapMb} MiB, ${bundles[0]!.bundle.modules} modules) by sentry-cli sourcemaps upload in ${uploadSeconds.map((value) => value.toFixed(1)).join(", ")} s`,
+        ...probes.map((probe, index) => `${name}: (c) cold map ${index + 1}: ${probeLine(probe, probeRate)}`),
+        `${name}: (c) all cold maps: plain events in flight while a map was fetched and parsed: ${during.length}, ${latencyText(during)}, max ${Math.max(0, ...during).toFixed(1)} ms; the other plain events of the probes: ${latencyText(outside)}`,
+        `${name}: (b) with maps: durable events/s ${Math.round(durable(mixRun, mixCheck.missing))} (÷ plain run ${(durable(mixRun, mixCheck.missing) / durable(plainRun, plainCheck.missing)).toFixed(3)}); plain events ${latencyText(byLabel(PLAIN_LABEL))}; bundle events (${BUNDLE_FRAMES} frames each) ${latencyText(byLabel(BUNDLE_LABEL))}`,
+        `${name}: (b) with maps: server CPU by thread, % of one core: ${threads(mixRun)}`,
+        `${name}: stored bundle events read back through the API: ${check.resolved} of ${check.frames} frames of ${sample.length} events resolved${check.example ? ` (e.g. ${check.example})` : ""}`,
+        `${name}: acknowledged but missing: plain ${plainCheck.missing}, probes ${probeCheck.missing}, with maps ${mixCheck.missing}; the database holds ${mixCheck.stored} events in ${mixCheck.issues} issues (warm-ups included)`,
+      ],
+    };
+  } finally {
+    await target.cleanup();
+  }
+}
+
 async function main() {
   const selected = await engines();
   const modes = ingestModes();
   if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
     spawnSync("npx", ["next", "build"], { cwd: root, stdio: "inherit" });
   }
-  // "errors": four error envelopes; "realistic": the issue-5 mix (bench/mix.ts), addressed to each server's key.
+  // "errors": four error envelopes; "realistic": the issue-5 mix (bench/mix.ts), addressed to each server's key;
+  // "sourcemaps": the four envelopes, then beside events whose frames need an uploaded source map (runSourceMaps).
+  if (!["errors", "realistic", "sourcemaps"].includes(args.mix)) throw new Error(`--mix takes errors, realistic or sourcemaps, not "${args.mix}"`);
   const realistic = args.mix === "realistic";
+  const sourceMaps = args.mix === "sourcemaps";
+  if (sourceMaps && compareRoot) throw new Error("--mix sourcemaps measures one build; --compare the builds on --mix errors (the plain envelopes)");
+  const bundleDir = sourceMaps ? mkdtempSync(path.join(tmpdir(), "periscope-bench-maps-")) : null;
+  const bundles = bundleDir ? await scenarioBundles(bundleDir) : [];
   const templatesFor = (publicKey: string) =>
     realistic
       ? realisticMix(publicKey, Number(args.issues))
@@ -408,6 +539,7 @@ async function main() {
   console.log(
     `bench: ${seconds}s per server, ${connections} connections, engines ${selected.join(", ")}, ingest ${modes.join(", ")}, ` +
       (realistic ? `realistic mix (${args.issues} error variants)` : `envelopes ${FIXTURES.join(", ")}`) +
+      (sourceMaps ? `, then beside events of ${BUNDLE_FRAMES} frames into ${bundles.length} bundles with maps of ${bundles.map(({ bundle }) => (bundle.mapBytes / 1024 / 1024).toFixed(2)).join(", ")} MiB` : "") +
       `, ${templates.length} templates averaging ${Math.round(bytes / templates.length)} bytes`,
   );
 
@@ -426,6 +558,12 @@ async function main() {
   }
   for (const [engine, mode] of selected.flatMap((engine) => modes.map((mode) => [engine, mode] as const))) {
     const name = modes.length > 1 ? `${engine}, ${mode}` : engine;
+    if (sourceMaps) {
+      const run = await runSourceMaps(engine, mode, name, baselineRate, templates.map((template) => ({ ...template, label: PLAIN_LABEL })), bundles);
+      rows.push(...run.rows);
+      summaries.push(...run.summary);
+      continue;
+    }
     if (!compareRoot) {
       const run = await runPeriscope(engine, mode, root, name, baselineRate, templatesFor);
       rows.push(run.row);
@@ -461,6 +599,7 @@ async function main() {
   }
   console.table(rows);
   for (const line of summaries) console.log(line);
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
 }
 
 await main();

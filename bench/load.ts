@@ -17,6 +17,8 @@ export interface LoadResult {
   acceptedIds: string[];
   /** Accepted answers per SLICE_SECONDS of the run, in order (ratesBySlice turns them into rates). */
   acceptedPerSlice: number[];
+  /** Latencies of the requests of labelled templates, by label (a mix's kinds told apart). */
+  latenciesByLabel: Map<string, number[]>;
 }
 
 /**
@@ -45,6 +47,8 @@ export interface Template {
   parts: Buffer[];
   /** Items of this envelope that count as events (0 for sessions, spans, reports). */
   events?: number;
+  /** The kind of request this is in a mix, for latencies by kind (LoadResult.latenciesByLabel). */
+  label?: string;
 }
 
 export function makeTemplate(envelope: Buffer): Template {
@@ -187,6 +191,8 @@ export async function runLoad(options: {
   seconds: number;
   rate?: number;
   over?: Connection[];
+  /** Called with each answer: when the request was scheduled (performance.now()), its latency, status and event id. */
+  onAnswer?: (scheduledAt: number, latencyMs: number, template: Template, status: number, eventId: string | null) => void;
 }): Promise<LoadResult> {
   if (options.over && options.over.length !== options.connections) {
     throw new Error(`runLoad: ${options.connections} connections asked for, ${options.over.length} given`);
@@ -202,7 +208,7 @@ export async function runLoad(options: {
   const heads = new Map(options.templates.map((template) => [template, headOf(bodyLength(template))]));
   const slices = Math.max(1, Math.ceil(options.seconds / SLICE_SECONDS));
   const acceptedPerSlice = new Array<number>(slices).fill(0);
-  const result: LoadResult = { sent: 0, accepted: 0, rejected: {}, seconds: options.seconds, latenciesMs: [], acceptedIds: [], acceptedPerSlice };
+  const result: LoadResult = { sent: 0, accepted: 0, rejected: {}, seconds: options.seconds, latenciesMs: [], acceptedIds: [], acceptedPerSlice, latenciesByLabel: new Map() };
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
   let next = 0;
@@ -221,6 +227,12 @@ export async function runLoad(options: {
       const status = await connection.send(chunks);
       const answeredAt = performance.now();
       result.latenciesMs.push(answeredAt - scheduled);
+      if (template.label !== undefined) {
+        const byLabel = result.latenciesByLabel.get(template.label);
+        if (byLabel) byLabel.push(answeredAt - scheduled);
+        else result.latenciesByLabel.set(template.label, [answeredAt - scheduled]);
+      }
+      options.onAnswer?.(scheduled, answeredAt - scheduled, template, status, eventId);
       result.sent++;
       if (status === 200) {
         result.accepted++;
