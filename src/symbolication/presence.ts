@@ -19,7 +19,11 @@ let announcer: BroadcastChannel | null = null;
 /** Call after artifacts of a project were stored or deleted: every cache in this process forgets it. */
 export function announceArtifactsChanged(projectId: string): void {
   for (const presence of local) presence.forget(projectId);
-  announcer ??= new BroadcastChannel(CHANNEL);
+  if (!announcer) {
+    announcer = new BroadcastChannel(CHANNEL);
+    // Nor must the announcer keep the process alive (a CLI or test that announced and is done).
+    announcer.unref();
+  }
   announcer.postMessage(projectId);
 }
 
@@ -27,7 +31,11 @@ export class ArtifactPresence {
   private readonly known = new Map<string, { has: boolean; until: number }>();
   private readonly channel: BroadcastChannel;
 
-  constructor(private readonly lookup: (projectId: string) => Promise<boolean>) {
+  /** `onForget`: what else this process knows about the project's artifacts goes with it. */
+  constructor(
+    private readonly lookup: (projectId: string) => Promise<boolean>,
+    private readonly onForget?: (projectId: string) => void,
+  ) {
     this.channel = new BroadcastChannel(CHANNEL);
     this.channel.onmessage = (message: unknown) => {
       const projectId = isObject(message) ? message.data : undefined;
@@ -55,6 +63,7 @@ export class ArtifactPresence {
 
   forget(projectId: string): void {
     this.known.delete(projectId);
+    this.onForget?.(projectId);
   }
 
   close(): void {

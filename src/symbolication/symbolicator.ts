@@ -10,6 +10,7 @@ import { isObject, type JsonObject } from "../processing/normalize-values";
 import type { SourceMapNote } from "../processing/types";
 import { applyResolved, applyUnresolved, type Resolved } from "./apply-frame";
 import { framePathOf, hasResolvableFrames, isResolvableFrame, stacktracesOf } from "./js-frames";
+import { LocatedCache } from "./located-cache";
 import { MapLocator, note, type EventKeys, type LocatedMap } from "./locate";
 import { ArtifactPresence } from "./presence";
 import type { LookupAnswer, MapContent, MapLookup } from "./sourcemap.protocol";
@@ -33,11 +34,15 @@ interface FrameTask {
 export class Symbolicator {
   private readonly presence: ArtifactPresence;
   private readonly locator: MapLocator;
+  private readonly located = new LocatedCache();
   /** Map loads in progress by sha1, so a burst of events for a new map fetches and parses it once. */
   private readonly loading = new Map<string, Promise<void>>();
 
   constructor(private readonly artifacts: ArtifactLookup, private readonly maps: MapResolver) {
-    this.presence = new ArtifactPresence((projectId) => artifacts.hasArtifacts(projectId));
+    this.presence = new ArtifactPresence(
+      (projectId) => artifacts.hasArtifacts(projectId),
+      (projectId) => this.located.forget(projectId),
+    );
     this.locator = new MapLocator(artifacts);
   }
 
@@ -72,7 +77,7 @@ export class Symbolicator {
         let located = byPath.get(path);
         if (!located) {
           // Never rejects: a failed lookup (storage unreachable) leaves the frames minified, saying why.
-          located = this.locator.locate(path, keys).catch(
+          located = this.located.remember(projectId, locatedKey(path, keys), now, () => this.locator.locate(path, keys)).catch(
             (error: unknown): LocatedMap => ({ ok: false, note: note("js_no_source", `artifact lookup failed: ${(error as Error).message}`, { url: path }) }),
           );
           byPath.set(path, located);
@@ -212,6 +217,11 @@ function missingSourceNote(position: Resolved, mapUrl: string): SourceMapNote {
     source: position.source,
     sourcemap: mapUrl,
   });
+}
+
+/** What a file's lookup depends on besides the project: its path, its debug id, the release and dist. */
+function locatedKey(path: string, keys: EventKeys): string {
+  return `${path}\n${keys.debugIds.get(path) ?? ""}\n${keys.release ?? ""}\n${keys.dist ?? ""}`;
 }
 
 function keysOf(raw: JsonObject, projectId: string): EventKeys {

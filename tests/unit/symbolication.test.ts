@@ -4,13 +4,17 @@ import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { BroadcastChannel } from "node:worker_threads";
 import { processEnvelopeOrDefer } from "../../src/ingest/pipeline";
 import { createItemRegistry } from "../../src/items";
 import type { IngestRecord } from "../../src/model";
 import type { JsonObject } from "../../src/processing/normalize-values";
 import { storedEventOf } from "../../src/processing/stored-event";
 import type { SourceMapNote } from "../../src/processing/types";
+import { announceArtifactsChanged } from "../../src/symbolication/presence";
 import { MapCache } from "../../src/symbolication/map-cache";
+import { LocatedCache } from "../../src/symbolication/located-cache";
+import type { LocatedMap } from "../../src/symbolication/locate";
 import { ParsedMap } from "../../src/symbolication/parsed-map";
 import { SourceMapThread } from "../../src/symbolication/sourcemap.main";
 import { Symbolicator } from "../../src/symbolication/symbolicator";
@@ -262,6 +266,57 @@ describe("source-map resolution", () => {
     assert.equal(symbolicator.wants(raw, PROJECT, NOW), false, "known to have none");
     assert.equal(symbolicator.wants(raw, PROJECT, NOW + 11_000), true, "a 'no' is trusted 10 s only");
     assert.deepEqual(lookup.calls, [`hasArtifacts ${PROJECT}`]);
+  });
+
+  it("asks storage once per file for a burst of events, and sees an announced upload at once", async () => {
+    const { dir, lookup, symbolicator } = setup("located-once");
+    addArtifacts(dir, [{ projectId: PROJECT, url: "~/other.js", kind: "minified_source", bytes: "x" }]);
+    const debugId = build.debugId!;
+    const eventWithMap = () => eventOf(build, "outerFunction", build.file, debugMeta(build.file, debugId));
+    const events = [eventWithMap(), eventWithMap(), eventWithMap()];
+    const burst = await Promise.all(events.map((raw) => symbolicator.resolve(raw, PROJECT, NOW)));
+    assert.deepEqual(burst.map(reasonsOf), events.map(() => [`js_no_source: no bundle with debug id ${debugId}`]));
+    const byDebugId = () => lookup.calls.filter((call) => call.startsWith("byDebugId")).length;
+    assert.equal(byDebugId(), 1, lookup.calls.join("\n"));
+    // The map arrives; the upload announces it, so the next event finds it without waiting out the miss.
+    addArtifacts(dir, [{ projectId: PROJECT, url: "~/dist/app.min.js.map", kind: "source_map", bytes: build.map, debugId }]);
+    // The announcement also crosses a BroadcastChannel (to the process's other threads, and back to
+    // this one): let it arrive before the lookups it must not undo.
+    const listener = new BroadcastChannel("periscope:artifacts-changed");
+    const delivered = new Promise((resolve) => (listener.onmessage = resolve));
+    announceArtifactsChanged(PROJECT);
+    await delivered;
+    listener.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    const after = eventWithMap();
+    assert.deepEqual(await symbolicator.resolve(after, PROJECT, NOW + 1), []);
+    assert.equal(top(after).filename, "src/lib.ts");
+    assert.equal(byDebugId(), 2);
+    // Found: trusted for the next events without asking again.
+    assert.deepEqual(await symbolicator.resolve(eventWithMap(), PROJECT, NOW + 30_000), []);
+    assert.equal(byDebugId(), 2);
+    // Past a minute it is asked again.
+    await symbolicator.resolve(eventWithMap(), PROJECT, NOW + 70_000);
+    assert.equal(byDebugId(), 3);
+  });
+
+  it("keeps no failed lookup and no inline map's bytes among the located maps", async () => {
+    const cache = new LocatedCache();
+    let asked = 0;
+    const failing = () => {
+      asked++;
+      return Promise.reject(new Error("storage unreachable"));
+    };
+    await assert.rejects(cache.remember(PROJECT, "a.js", NOW, failing), /storage unreachable/);
+    await assert.rejects(cache.remember(PROJECT, "a.js", NOW, failing), /storage unreachable/);
+    assert.equal(asked, 2);
+    const inline = async (): Promise<LocatedMap> => ({ ok: true, sha1: "0".repeat(40), url: "b.js", resolvedWith: "release", inline: Buffer.from("{}") });
+    await cache.remember(PROJECT, "b.js", NOW, inline);
+    assert.equal(cache.size, 0);
+    await cache.remember(PROJECT, "c.js", NOW, async () => ({ ok: false, note: { type: "js_no_source", reason: "none", data: {} } }));
+    assert.equal(cache.size, 1);
+    cache.forget(PROJECT);
+    assert.equal(cache.size, 0);
   });
 
   it("two builds of the same code with different minified names and debug ids group as one issue", async () => {
