@@ -462,9 +462,10 @@ async function runSourceMaps(engine: Engine, mode: IngestMode, name: string, bas
     const uploadSeconds: number[] = [];
     for (const { bundle } of bundles) uploadSeconds.push(await sentryCliUpload(upload, token, slugs, MAP_RELEASE, bundle.dir));
 
-    // A quarter of the plain run's rate: well below capacity (plain events with JavaScript frames are
-    // looked up too once the project has artifacts), so a plain event waits only if the door stalls.
-    const probeRate = Math.max(50, Math.round(plainRun.accepted / plainRun.seconds / 4));
+    // An eighth of the plain run's rate: well below capacity even on a busy machine (plain events with
+    // JavaScript frames are looked up too once the project has artifacts; at a quarter, a shared
+    // 2-core machine fell behind), so a plain event waits only if the door stalls.
+    const probeRate = Math.max(50, Math.round(plainRun.accepted / plainRun.seconds / 8));
     const probes = [];
     for (const { templates } of bundles) {
       probes.push(await coldMapProbe({ url, plain, coldEvent: templates[0]!, rate: probeRate, connections, seconds: 3, sendAfterMs: 1000 }));
