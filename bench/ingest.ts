@@ -505,7 +505,8 @@ async function runSourceMaps(engine: Engine, mode: IngestMode, name: string, bas
         `${name}: (a) plain, no maps: durable events/s ÷ bare req/s ${(durable(plainRun, plainCheck.missing) / baselineRate).toFixed(3)}; server CPU by thread, % of one core: ${threads(plainRun)}`,
         `${name}: upload: ${bundles.length} bundles (maps of ${mapMb} MiB, ${bundles[0]!.bundle.modules} modules) by sentry-cli sourcemaps upload in ${uploadSeconds.map((value) => value.toFixed(1)).join(", ")} s`,
         ...probes.map((probe, index) => `${name}: (c) cold map ${index + 1}: ${probeLine(probe, probeRate)}`),
-        `${name}: (c) all cold maps: plain events in flight while a map was fetched and parsed: ${during.length}, ${latencyText(during)}, max ${Math.max(0, ...during).toFixed(1)} ms; the other plain events of the probes: ${latencyText(outside)}`,
+        `${name}: (c) all cold maps: plain events in flight while a map was fetched and parsed: ${during.length}, ${latencyText(during)}, max ${Math.max(0, ...during).toFixed(1)} ms, ` +
+          `${probes.reduce((sum, probe) => sum + probe.answeredInside, 0)} acknowledged meanwhile; the other plain events of the probes: ${latencyText(outside)}`,
         `${name}: (b) with maps: durable events/s ${Math.round(durable(mixRun, mixCheck.missing))} (÷ plain run ${(durable(mixRun, mixCheck.missing) / durable(plainRun, plainCheck.missing)).toFixed(3)}); plain events ${latencyText(byLabel(PLAIN_LABEL))}; bundle events (${BUNDLE_FRAMES} frames each) ${latencyText(byLabel(BUNDLE_LABEL))}`,
         `${name}: (b) with maps: server CPU by thread, % of one core: ${threads(mixRun)}`,
         `${name}: stored bundle events read back through the API: ${check.resolved} of ${check.frames} frames of ${sample.length} events resolved${check.example ? ` (e.g. ${check.example})` : ""}`,

@@ -17,12 +17,18 @@ export interface Sample {
  * The latencies of the samples in flight at any moment of [from, to] (due before `to` and answered
  * after `from`), and of the rest.
  */
-export function splitByWindow(samples: Sample[], from: number, to: number): { during: number[]; outside: number[] } {
+export function splitByWindow(samples: Sample[], from: number, to: number): { during: number[]; outside: number[]; answeredInside: number } {
   if (!(to >= from)) throw new Error(`splitByWindow: the window ends (${to}) before it starts (${from})`);
   const during: number[] = [];
   const outside: number[] = [];
-  for (const sample of samples) (sample.at <= to && sample.at + sample.latencyMs >= from ? during : outside).push(sample.latencyMs);
-  return { during, outside };
+  // Answers that arrived inside the window: none if the door stood still while the map was parsed.
+  let answeredInside = 0;
+  for (const sample of samples) {
+    const answered = sample.at + sample.latencyMs;
+    (sample.at <= to && answered >= from ? during : outside).push(sample.latencyMs);
+    if (answered >= from && answered <= to) answeredInside++;
+  }
+  return { during, outside, answeredInside };
 }
 
 export interface ProbeResult {
@@ -32,6 +38,8 @@ export interface ProbeResult {
   eventId: string;
   during: number[];
   outside: number[];
+  /** Plain events acknowledged while the map-needing event waited. */
+  answeredInside: number;
   /** Event ids of every acknowledged event, the probe event included when it was. */
   acceptedIds: string[];
   plainPerSecond: number;
@@ -93,6 +101,7 @@ export function probeLine(probe: ProbeResult, rate: number): string {
     values.length === 0 ? "none" : `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
   return (
     `the first event needing this map was acknowledged (${probe.status}) in ${probe.ackMs.toFixed(0)} ms (fetch, parse, resolve, commit); ` +
-    `plain events at ${rate}/s in flight meanwhile: ${probe.during.length}, ${text(probe.during)}; the probe's other plain events: ${text(probe.outside)}`
+    `plain events at ${rate}/s in flight meanwhile: ${probe.during.length}, ${text(probe.during)}, ${probe.answeredInside} acknowledged inside the window ` +
+    `(${Math.round((probe.answeredInside * 1000) / Math.max(1, probe.ackMs))}/s); the probe's other plain events: ${text(probe.outside)}`
   );
 }

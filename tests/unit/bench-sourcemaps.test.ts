@@ -35,7 +35,7 @@ describe("bench source-map scenario helpers", () => {
       { at: 19, latencyMs: 30 }, // due inside, answered after
       { at: 21, latencyMs: 1 }, // after
     ];
-    assert.deepEqual(splitByWindow(samples, 10, 20), { during: [5, 1, 30], outside: [5, 1] });
+    assert.deepEqual(splitByWindow(samples, 10, 20), { during: [5, 1, 30], outside: [5, 1], answeredInside: 2 });
     assert.throws(() => splitByWindow(samples, 20, 10), /ends \(10\) before it starts \(20\)/);
   });
 
