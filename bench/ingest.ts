@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main --mix errors|realistic --rate N --warmup 3 --idle 10 --cpu-prof DIR --keep-data --compare DIR --pairs 3 --disk-probe 5]`
+ * `npm run bench [-- --seconds 10 --connections 32 --engine sqlite|postgres|both --ingest commit-thread,main --mix errors|realistic|sourcemaps --rate N --warmup 3 --idle 10 --cpu-prof DIR --keep-data --compare DIR --pairs 3 --disk-probe 5 --probes 3 --map-mb 5]`
  *
  * Drives the ingest door with error envelopes captured from the real SDKs over concurrent keep-alive
  * connections, and a bare node:http server with the same bodies in the same run. The figure is the
@@ -18,6 +18,10 @@
  * machine whose runs differ by several per cent, only alternated pairs tell two builds apart.
  * `--disk-probe` seconds (0: none) of back-to-back fsyncs after the bare server (bench/disk.ts) print
  * how the disk answered in this run: its pauses are the acknowledgements' pauses.
+ * `--mix sourcemaps` measures source-map resolution on one server per engine (runSourceMaps): the
+ * error envelopes with no maps uploaded, then `--probes` esbuild bundles with maps of `--map-mb` MiB
+ * uploaded by the real sentry-cli, each bundle's first event amid paced plain events (is the door
+ * held up while the map is parsed?), then plain and bundle events in turn with the maps cached.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
