@@ -1,5 +1,5 @@
 /**
- * A real minified browser bundle for the source-map scenario (bench/sourcemaps/scenario.ts): a
+ * A real minified browser bundle for the source-map scenario (`--mix sourcemaps` of bench/ingest.ts): a
  * synthetic app of many small TypeScript modules, bundled and minified by esbuild with a source map
  * that carries real mappings, names and sourcesContent, grown until the map is about `targetBytes`;
  * then the real `sentry-cli sourcemaps inject` writes debug ids into both files.

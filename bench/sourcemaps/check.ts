@@ -24,7 +24,7 @@ export function framesOf(value: unknown, out: Record<string, unknown>[] = []): R
   return out;
 }
 
-/** Whether an API frame points into an original module (src/m<N>.ts, src/shared.ts) and carries its source line. */
+/** Whether an API frame points into an original module of the synthetic app (`m<N>.ts` or `shared.ts`) and carries its source line. */
 export function isResolvedFrame(frame: Record<string, unknown>): boolean {
   const file = typeof frame.filename === "string" ? frame.filename : "";
   const context = frame.context;
