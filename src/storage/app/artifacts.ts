@@ -258,11 +258,10 @@ export function appArtifacts(dialect: AppDialect, blobs: BlobStore): ArtifactSto
     },
 
     async listReleaseFiles(projectId, release) {
-      const rows = await db
-        .selectFrom("release_files")
-        .selectAll()
-        .where("project_id", "=", rowIdOf(projectId))
-        .where("release", "=", release)
+      let query = db.selectFrom("release_files").selectAll().where("project_id", "=", rowIdOf(projectId));
+      if (release !== undefined) query = query.where("release", "=", release);
+      const rows = await query
+        .orderBy("release")
         .orderBy("name")
         .orderBy("dist")
         .execute();
