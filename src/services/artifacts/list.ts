@@ -5,6 +5,8 @@ import type { ArtifactBundle, Project, ReleaseFile, StoredArtifact } from "../..
 import type { Storage } from "../../storage/types";
 import { announceArtifactsChanged } from "../../symbolication/presence";
 import type { Access } from "../accounts/access";
+import type { Actor } from "../accounts/actor";
+import { recordAudit } from "../accounts/audit";
 
 export function listBundles(storage: Storage, project: Project): Promise<ArtifactBundle[]> {
   return storage.artifacts.listBundles(project.id);
@@ -55,16 +57,22 @@ export function listAllReleaseFiles(storage: Storage, project: Project): Promise
  * Deletes one of the project's bundles for a person: 404 for a bundle the project does not have, 403
  * when it also serves projects the person's teams do not own (deleting it would take their maps too).
  */
-export async function deleteProjectBundle(storage: Storage, access: Access, project: Project, bundleId: string): Promise<ArtifactBundle> {
+export async function deleteProjectBundle(storage: Storage, access: Access, actor: Actor, project: Project, bundleId: string): Promise<ArtifactBundle> {
   const bundle = (await listBundles(storage, project)).find((candidate) => candidate.id === bundleId);
   if (!bundle) throw new AppError("not_found", `bundle ${bundleId} not found in project ${project.slug}`);
   if (!bundle.projectIds.every((id) => access.projects === "all" || access.projects.has(id))) {
     throw new AppError("forbidden", `bundle ${bundle.bundleId} also serves projects your teams do not own`);
   }
   if (!(await deleteBundle(storage, project, bundle))) throw new AppError("not_found", `bundle ${bundle.bundleId} not found`);
+  await recordAudit(storage, actor, access.organization.id, "artifact-bundle.remove", { type: "artifact-bundle", id: bundle.id }, {
+    bundleId: bundle.bundleId,
+    release: bundle.release,
+    projects: bundle.projectIds,
+  });
   return bundle;
 }
 
-export async function deleteProjectReleaseFile(storage: Storage, project: Project, id: string): Promise<void> {
+export async function deleteProjectReleaseFile(storage: Storage, actor: Actor, project: Project, id: string): Promise<void> {
   if (!(await deleteReleaseFile(storage, project, id))) throw new AppError("not_found", `release file ${id} not found in project ${project.slug}`);
+  await recordAudit(storage, actor, project.organizationId, "release-file.remove", { type: "release-file", id }, { project: project.slug });
 }

@@ -2,9 +2,28 @@
  * What the release page shows beside the release itself: the issues first seen in it and the
  * source-map artifacts uploaded for it, over the release's projects the person may see.
  */
+import { AppError } from "../../errors";
 import type { IssueWithStats, Project, ReleaseFile } from "../../model";
 import type { Storage } from "../../storage/types";
+import type { Access } from "../accounts/access";
 import { bundlesWithFiles, type BundleWithFiles } from "../artifacts/list";
+import { listReleases, releaseDetail, requireRelease, type ReleaseDetail } from "./releases";
+
+/**
+ * A release by version for its page: an explicit one (sentry-cli) with its commits and deploys, or one
+ * known only from telemetry (no commits, no deploys). 404 when the person sees neither.
+ */
+export async function releaseForPage(storage: Storage, access: Access, version: string): Promise<ReleaseDetail> {
+  try {
+    return await releaseDetail(storage, access, await requireRelease(storage, access, version));
+  } catch (error) {
+    // By name: the page bundle and server.ts may hold different copies of the AppError class.
+    if (!(error instanceof Error) || error.name !== "AppError" || (error as AppError).code !== "not_found") throw error;
+  }
+  const implicit = (await listReleases(storage, access, { query: version, limit: 1000 })).find((summary) => summary.version === version && summary.release === null);
+  if (!implicit) throw new AppError("not_found", `release ${version} not found`);
+  return { ...implicit, commits: [], deploys: [] };
+}
 
 /** Newest first; `limit` of them and whether there are more. */
 export async function issuesFirstSeenIn(

@@ -20,6 +20,8 @@ const toReleaseFile = (row: Selectable<ReleaseFilesTable>): ReleaseFile => ({
   release: row.release,
   dist: row.dist === "" ? null : row.dist,
   name: row.name,
+  kind: kindOf(row.kind),
+  debugId: row.debug_id,
   sha1: row.sha1,
   size: row.size,
   headers: JSON.parse(row.headers) as Record<string, string>,
