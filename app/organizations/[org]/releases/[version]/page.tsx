@@ -8,7 +8,7 @@ import { IssueRow } from "@/components/issues/issue-row";
 import { BundleList, ReleaseFileTable } from "@/components/releases/artifact-list";
 import { LastDeploy, ReleaseStatusPill } from "@/components/releases/release-bits";
 import { requestNow } from "@/components/request-now";
-import { firstValues, hrefWith, type RawSearchParams } from "@/components/search-params";
+import { decodedSegment, firstValues, hrefWith, type RawSearchParams } from "@/components/search-params";
 import { Card, EmptyState, Pill, RelativeTime, Section } from "@/components/ui";
 import { requireWorkspace } from "@/app/_lib/session";
 import { getRuntime } from "@/src/runtime";
@@ -22,11 +22,12 @@ type Props = { params: Promise<{ org: string; version: string }>; searchParams: 
 const ISSUE_LIMIT = 25;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Release ${(await params).version}` };
+  return { title: `Release ${decodedSegment((await params).version)}` };
 }
 
 export default async function ReleasePage({ params, searchParams }: Props) {
-  const { org, version } = await params;
+  const { org, version: segment } = await params;
+  const version = decodedSegment(segment);
   const search = firstValues(await searchParams);
   const path = `/organizations/${org}/releases/${encodeURIComponent(version)}`;
   const workspace = await requireWorkspace(org, hrefWith(path, search), search.project);
