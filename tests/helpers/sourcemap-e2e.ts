@@ -21,6 +21,7 @@ export async function sentryCli(server: TestServer, projectSlug: string, args: s
     const { stdout } = await run(SENTRY_CLI, args, {
       cwd,
       env: {
+        NODE_ENV: "test",
         PATH: process.env.PATH ?? "",
         HOME: cwd,
         SENTRY_URL: server.baseUrl,

@@ -109,7 +109,7 @@ function suite(engine: "sqlite" | "postgres"): void {
     const runApp = async (app: JsBuild, env: Record<string, string>): Promise<string> => {
       const outcome = await run(process.execPath, [app.file], {
         cwd: work,
-        env: { PATH: process.env.PATH ?? "", NODE_PATH: path.join(root, "node_modules"), APP_DSN: server.dsn, ...env },
+        env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", NODE_PATH: path.join(root, "node_modules"), APP_DSN: server.dsn, ...env },
         timeout: 30_000,
         encoding: "utf8",
       }).then(
