@@ -15,6 +15,50 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "..", "..");
 export const SENTRY_CLI = path.join(root, "node_modules", ".bin", "sentry-cli");
 
+/**
+ * The app code both source-map tests build: cart.ts sums the lines priced by pricing.ts, which
+ * throws `errorName` from a helper. The entry (main.ts, per SDK) calls `checkoutCart`.
+ */
+export function cartSources(errorName: string): Record<string, string> {
+  return {
+    "cart.ts": [
+      'import { priceOfLine, type CartLine } from "./pricing";',
+      "",
+      "export function checkoutCart(lines: CartLine[]): number {",
+      "  let total = 0;",
+      "  for (const line of lines) {",
+      "    total += priceOfLine(line);",
+      "  }",
+      "  return total;",
+      "}",
+      "",
+    ].join("\n"),
+    "pricing.ts": [
+      "export interface CartLine {",
+      "  sku: string;",
+      "  price: number;",
+      "  quantity: number;",
+      "}",
+      "",
+      `export class ${errorName} extends Error {`,
+      `  override name = "${errorName}";`,
+      "}",
+      "",
+      "export function priceOfLine(line: CartLine): number {",
+      "  if (line.quantity > 1) return applyBulkDiscount(line);",
+      "  return line.price;",
+      "}",
+      "",
+      "function applyBulkDiscount(line: CartLine): number {",
+      "  const rate = line.quantity >= 10 ? 0.2 : 0;",
+      `  if (rate === 0) throw new ${errorName}(\`no bulk discount for \${line.quantity} x \${line.sku}\`);`,
+      "  return line.price * line.quantity * (1 - rate);",
+      "}",
+      "",
+    ].join("\n"),
+  };
+}
+
 /** Runs the real sentry-cli against `server` as its owner; fails the test with everything both printed. */
 export async function sentryCli(server: TestServer, projectSlug: string, args: string[], cwd: string): Promise<string> {
   try {

@@ -17,14 +17,14 @@ import { sessionCookie } from "../helpers/browser-login";
 import { buildBundle, positionOf, type JsBuild } from "../helpers/js-builds";
 import { freshSchema, postgresForTests, type TestSchema } from "../helpers/postgres";
 import { OWNER_EMAIL, OWNER_PASSWORD, startServer, type TestServer } from "../helpers/server";
-import { defaultProjectSlug, exceptionOf, lineOf, framesOnPage, pageHtml, sentryCli, storedEvent, type FrameJson } from "../helpers/sourcemap-e2e";
+import { cartSources, defaultProjectSlug, exceptionOf, lineOf, framesOnPage, pageHtml, sentryCli, storedEvent, type FrameJson } from "../helpers/sourcemap-e2e";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "..", "..");
 
 /**
- * The program: main.ts starts the SDK and checks out a cart; cart.ts sums the lines priced by
- * pricing.ts, which throws `errorName` (one per test, so each test's events form their own issue).
+ * The program: main.ts starts the SDK and checks out a cart, whose pricing throws `errorName`
+ * (one per test, so each test's events form their own issue).
  */
 function programSources(errorName: string): Record<string, string> {
   return {
@@ -47,39 +47,7 @@ function programSources(errorName: string): Record<string, string> {
       'checkoutCart([{ sku: "kettle", price: 40, quantity: 1 }, { sku: "teapot", price: 30, quantity: 3 }]);',
       "",
     ].join("\n"),
-    "cart.ts": [
-      'import { priceOfLine, type CartLine } from "./pricing";',
-      "",
-      "export function checkoutCart(lines: CartLine[]): number {",
-      "  let total = 0;",
-      "  for (const line of lines) {",
-      "    total += priceOfLine(line);",
-      "  }",
-      "  return total;",
-      "}",
-      "",
-    ].join("\n"),
-    "pricing.ts": [
-      "export interface CartLine {",
-      "  sku: string;",
-      "  price: number;",
-      "  quantity: number;",
-      "}",
-      "",
-      `export class ${errorName} extends Error {\n  override name = "${errorName}";\n}`,
-      "",
-      "export function priceOfLine(line: CartLine): number {",
-      "  if (line.quantity > 1) return applyBulkDiscount(line);",
-      "  return line.price;",
-      "}",
-      "",
-      "function applyBulkDiscount(line: CartLine): number {",
-      "  const rate = line.quantity >= 10 ? 0.2 : 0;",
-      `  if (rate === 0) throw new ${errorName}(\`no bulk discount for \${line.quantity} x \${line.sku}\`);`,
-      "  return line.price * line.quantity * (1 - rate);",
-      "}",
-      "",
-    ].join("\n"),
+    ...cartSources(errorName),
   };
 }
 
