@@ -20,6 +20,7 @@ import { OWNER_EMAIL, OWNER_PASSWORD, startServer, type TestServer } from "../he
 import { cartSources, defaultProjectSlug, exceptionOf, lineOf, framesOnPage, pageHtml, sentryCli, storedEvent, type FrameJson } from "../helpers/sourcemap-e2e";
 
 const run = promisify(execFile);
+const NO_ARTIFACTS_REASON = "the project has no uploaded source maps (no artifact bundle or release file), so its JavaScript frames stay as sent";
 const root = path.resolve(import.meta.dirname, "..", "..");
 
 /**
@@ -103,6 +104,17 @@ function suite(engine: "sqlite" | "postgres"): void {
       await server?.stop();
       await schema?.drop();
       rmSync(work, { recursive: true, force: true });
+    });
+
+    // First, while the project has no upload at all (the resolver then looks nothing up).
+    it("before any upload, the event says the project has no source maps, in the event JSON and on the event page", async () => {
+      const app = await build("before-upload", programSources("NothingUploadedError"));
+      const eventId = await runApp(app, { APP_RELEASE: "shop-node@0.1.0" });
+      const event = await storedEvent(server, projectSlug, eventId);
+      assert.equal(exceptionOf(event).frames.at(-1)!.filename, app.file, "the frame stays as sent");
+      assert.deepEqual(event.errors, [{ type: "js_no_source", message: NO_ARTIFACTS_REASON, data: {} }]);
+      const html = await pageHtml(server, cookie, `/organizations/${server.organizationSlug}/issues/${event.groupID}/events/${eventId}`);
+      assert.ok(html.replace(/<!-- -->/g, "").includes(NO_ARTIFACTS_REASON), "the event page says why");
     });
 
     it("inject + upload: the Node error shows original files, lines, functions and source lines, in the event JSON and on the issue page", async () => {
@@ -209,6 +221,17 @@ function suite(engine: "sqlite" | "postgres"): void {
         unresolved.data?.unresolved?.reason,
         "release shop-node@3.0.0 (dist build-8) has no artifact for this URL (tried app:///static/app.min.js, ~/static/app.min.js)",
       );
+    });
+
+    it("sentry-cli upload without debug ids: the bundle is matched by its release + dist + URL", async () => {
+      const sources = programSources("ReleaseBundleError");
+      const app = await build("release-bundle", sources, { debugIds: false });
+      await cli(["sourcemaps", "upload", "--release", "shop-node@3.1.0", "--dist", "build-9", "--url-prefix", "app:///static", app.dir]);
+      const eventId = await runApp(app, { APP_RELEASE: "shop-node@3.1.0", APP_DIST: "build-9", APP_URL_PREFIX: "app:///static/" });
+      const top = exceptionOf(await storedEvent(server, projectSlug, eventId)).frames.at(-1)!;
+      const throwLine = lineOf(sources["pricing.ts"]!, "throw new ReleaseBundleError");
+      assert.deepEqual([top.filename, top.lineNo, top.function], ["src/pricing.ts", throwLine, "applyBulkDiscount"]);
+      assert.deepEqual(top.data, { symbolicated: true, resolved_with: "release", sourcemap: "app:///static/app.min.js.map" });
     });
 
     it("a frame whose debug id is unknown stays minified and says so, in the event JSON and on the event page", async () => {
