@@ -55,9 +55,13 @@ export class Symbolicator {
     return this.presence.mayHave(projectId, now) && hasResolvableFrames(raw);
   }
 
-  /** For an event `wants` turned down (or `resolve` answered null): the note saying why its JavaScript frames stay as sent, if it has any. */
+  /**
+   * For an event `wants` turned down (or `resolve` answered null): the note saying why its JavaScript
+   * frames stay as sent. Browser events only: a Node service usually runs its sources unbundled, and
+   * a note on each of its events would be noise.
+   */
   notesWithoutArtifacts(raw: JsonObject, projectId: string, now: number): SourceMapNote[] | undefined {
-    return !this.presence.mayHave(projectId, now) && hasResolvableFrames(raw) ? NO_ARTIFACTS : undefined;
+    return raw.platform === "javascript" && !this.presence.mayHave(projectId, now) && hasResolvableFrames(raw) ? NO_ARTIFACTS : undefined;
   }
 
   /**
