@@ -138,7 +138,7 @@ export async function pageHtml(server: TestServer, cookie: string, pagePath: str
 }
 
 export interface PageFrame {
-  /** "src/pricing.ts:18:25", as the frame's header shows it. */
+  /** The app's "<file>:<line>:<column>" (e.g. pricing.ts:18:25 under the app's src folder), as the frame's header shows it. */
   file: string;
   function: string;
   /** The source lines shown under the frame, with their numbers ("18  if (...)"), when it has any. */
