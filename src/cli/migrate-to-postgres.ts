@@ -42,6 +42,7 @@ const TABLES: TableCopy[] = [
   { table: "organizations", orderBy: "id" },
   { table: "projects", orderBy: "id" },
   { table: "project_keys", orderBy: "id" },
+  { table: "project_options", orderBy: "project_id, name" },
   { table: "users", orderBy: "id" },
   { table: "login_sessions", orderBy: "id" },
   { table: "api_tokens", orderBy: "id" },

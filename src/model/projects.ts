@@ -24,4 +24,22 @@ export interface ProjectKey {
   publicKey: string;
   isActive: boolean;
   dateCreated: number;
+  /** At most `count` events per `window` seconds (Sentry's `rateLimit`); null: no limit. */
+  rateLimit: KeyRateLimit | null;
 }
+
+export interface KeyRateLimit {
+  /** Seconds. */
+  window: number;
+  count: number;
+}
+
+/**
+ * A project's ingest options (Sentry's project options), read on the ingest path from the key
+ * cache. `allowedDomains`: origins browser SDK traffic may come from; `["*"]` allows any.
+ */
+export interface ProjectOptions {
+  allowedDomains: string[];
+}
+
+export const DEFAULT_PROJECT_OPTIONS: ProjectOptions = Object.freeze({ allowedDomains: ["*"] }) as ProjectOptions;

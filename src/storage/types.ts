@@ -23,6 +23,7 @@ import type {
   Page,
   Project,
   ProjectKey,
+  KeyRateLimit,
   StoredEvent,
   TagDistribution,
 } from "../model";
@@ -54,6 +55,22 @@ export interface ProjectKeyRepo {
   create(input: { projectId: string; label: string }): Promise<ProjectKey>;
   listByProject(projectId: string): Promise<ProjectKey[]>;
   getByPublicKey(publicKey: string): Promise<ProjectKey | null>;
+  /** Changes a key of this project (by public key); null when it has no such key. Every process's key cache forgets it. */
+  update(projectId: string, publicKey: string, patch: { label?: string; isActive?: boolean; rateLimit?: KeyRateLimit | null }): Promise<ProjectKey | null>;
+  /** Revokes (deletes) a key of this project; false when it has no such key. */
+  remove(projectId: string, publicKey: string): Promise<boolean>;
+}
+
+/** Sentry's project options, one JSON value per name; writes reach every process's key cache. */
+export interface ProjectOptionsRepo {
+  get(projectId: string): Promise<Record<string, unknown>>;
+  set(projectId: string, name: string, value: unknown): Promise<void>;
+}
+
+/** Events counted against per-key rate limits, per window. */
+export interface KeyRateCounter {
+  /** Adds `amount` to the key's count for the window starting at `windowStart` (Unix s); resolves with the new count. */
+  add(keyId: string, windowStart: number, amount: number): Promise<number>;
 }
 
 export interface IssueRepo {
@@ -121,6 +138,8 @@ export interface Storage {
   organizations: OrganizationRepo;
   projects: ProjectRepo;
   keys: ProjectKeyRepo;
+  projectOptions: ProjectOptionsRepo;
+  keyRates: KeyRateCounter;
   issues: IssueRepo;
   events: EventRepo;
   ingest: IngestStore;

@@ -71,7 +71,7 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       assert.equal(await storage.projects.getById("not-a-number"), null);
       const key = await storage.keys.create({ projectId: project.id, label: "Default" });
       assert.match(key.publicKey, /^[0-9a-f]{32}$/);
-      assert.deepEqual(key, { id: key.id, projectId: project.id, label: "Default", publicKey: key.publicKey, isActive: true, dateCreated: key.dateCreated });
+      assert.deepEqual(key, { id: key.id, projectId: project.id, label: "Default", publicKey: key.publicKey, isActive: true, dateCreated: key.dateCreated, rateLimit: null });
       assert.deepEqual(await storage.keys.getByPublicKey(key.publicKey), key);
       assert.deepEqual(await storage.keys.listByProject(project.id), [key]);
       assert.equal(await storage.keys.getByPublicKey("0".repeat(32)), null);
