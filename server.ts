@@ -105,6 +105,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       return publicUrl;
     },
     keys,
+    keyRates: storage.keyRates,
     budget: new BufferBudget(config.buffers),
     sink,
     logger,

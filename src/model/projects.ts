@@ -42,4 +42,12 @@ export interface ProjectOptions {
   allowedDomains: string[];
 }
 
-export const DEFAULT_PROJECT_OPTIONS: ProjectOptions = Object.freeze({ allowedDomains: ["*"] }) as ProjectOptions;
+/** Sentry's option name for `allowedDomains`. */
+export const ORIGINS_OPTION = "sentry:origins";
+
+/** A project's options from their stored JSON (ProjectOptionsRepo); anything malformed reads as the default. */
+export function projectOptionsFrom(stored: Record<string, unknown>): ProjectOptions {
+  const origins = stored[ORIGINS_OPTION];
+  const allowedDomains = Array.isArray(origins) ? origins.filter((entry): entry is string => typeof entry === "string") : ["*"];
+  return { allowedDomains };
+}
