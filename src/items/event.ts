@@ -51,6 +51,8 @@ function eventRecords(raw: JsonObject, sdkJson: string, context: ItemContext, so
     userAgent: context.userAgent,
   };
   const event = indexedEventOf(raw, normalizeContext);
+  const filtered = context.eventFilter?.(event, context);
+  if (filtered) return { records: [outcome(context, "filtered", CATEGORY, filtered)] };
   return {
     eventId: event.event_id,
     records: [

@@ -1,5 +1,6 @@
 import type { EnvelopeHeaders, EnvelopeItem } from "../ingest/envelope";
 import type { IngestRecord } from "../model";
+import type { IndexedEvent } from "../processing/types";
 
 export interface ItemContext {
   projectId: string;
@@ -8,7 +9,12 @@ export interface ItemContext {
   receivedAt: number;
   clientIp: string | undefined;
   userAgent: string | undefined;
+  /** The project's inbound filters (src/ingest/inbound-filters.ts); absent when none is on. */
+  eventFilter?: EventFilter | undefined;
 }
+
+/** An event's reason to be dropped (an outcome `filtered` reason), or null to keep it. */
+export type EventFilter = (event: IndexedEvent, client: { clientIp: string | undefined; userAgent: string | undefined }) => string | null;
 
 export interface ItemResult {
   records: IngestRecord[];
