@@ -43,6 +43,8 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/users",
   "/api/0/projects/:org/:project",
   "/api/0/projects/:org/:project/events/:eventId",
+  "/api/0/projects/:org/:project/filters",
+  "/api/0/projects/:org/:project/filters/:filterId",
   "/api/0/projects/:org/:project/issues",
   "/api/0/projects/:org/:project/keys",
   "/api/0/projects/:org/:project/keys/:keyId",

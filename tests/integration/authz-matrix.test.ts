@@ -388,6 +388,14 @@ const CASES: Record<RouteKey, RouteCase> = {
     success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }), body: () => ({ allowedDomains: ["*"] }),
     check: (answer) => assert.deepStrictEqual((answer.body as { allowedDomains: string[] }).allowedDomains, ["*"]),
   },
+  "GET /api/0/projects/{org}/{project}/filters/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    check: (answer) => assert.deepStrictEqual((answer.body as { id: string }[]).map((filter) => filter.id), ["browser-extensions", "localhost", "legacy-browsers", "web-crawlers"]),
+  },
+  "PUT /api/0/projects/{org}/{project}/filters/{filterId}/": {
+    success: 204, alphaBound: true, params: () => ({ org: "default", project: "alpha-app", filterId: "web-crawlers" }), body: () => ({ active: false }),
+    check: (answer) => assert.equal(answer.body, null),
+  },
   "POST /api/0/teams/{org}/{team}/projects/": {
     success: 201, alphaBound: false, params: () => ({ org: "default", team: "alpha" }), body: (n) => ({ name: `Matrix ${n}`, slug: `matrix-${n}` }),
     check: (answer) => assert.match((answer.body as { slug: string }).slug, /^matrix-\d+$/),
