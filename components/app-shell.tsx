@@ -18,6 +18,9 @@ export const keysHref = (organizationSlug: string, project: Project) =>
 export const sourceMapsHref = (organizationSlug: string, project: Project) =>
   `/settings/${organizationSlug}/projects/${project.slug}/source-maps`;
 
+export const filtersHref = (organizationSlug: string, project: Project) =>
+  `/settings/${organizationSlug}/projects/${project.slug}/filters`;
+
 export const releasesHref = (organizationSlug: string, project?: Project | null) =>
   `/organizations/${organizationSlug}/releases${project ? `?project=${project.id}` : ""}`;
 
