@@ -21,6 +21,7 @@ export const ROUTE_PATTERNS = [
   "/settings/:org/members",
   "/settings/:org/projects",
   "/settings/:org/projects/:project",
+  "/settings/:org/projects/:project/filters",
   "/settings/:org/projects/:project/keys",
   "/settings/:org/projects/:project/source-maps",
   "/settings/:org/teams",
