@@ -33,6 +33,14 @@ function eventsIn(job: IngestJob): number {
   return events;
 }
 
+/**
+ * Keys this process has seen over their limit, until their window ends: a flood from a limited key
+ * is then refused without a database round trip (another process learns it on its own first
+ * request past the limit). Keyed by the limit too, so raising it takes effect at once.
+ */
+const exhausted = new Map<string, number>();
+const EXHAUSTED_MAX = 10_000;
+
 /** Resolves when the job may go on; rejects with RateLimitedError when it takes the key over its limit. */
 export async function enforceKeyRateLimit(key: ProjectKey, job: IngestJob, counter: KeyRateCounter): Promise<void> {
   const limit = key.rateLimit;
@@ -42,8 +50,13 @@ export async function enforceKeyRateLimit(key: ProjectKey, job: IngestJob, count
   const context: Pick<ItemContext, "projectId" | "receivedAt"> = job.context;
   const now = context.receivedAt / 1000;
   const windowStart = Math.floor(now / limit.window) * limit.window;
-  const total = await counter.add(key.id, windowStart, events);
-  if (total <= limit.count) return;
+  const known = `${key.id}:${limit.count}:${limit.window}`;
+  if (exhausted.get(known) !== windowStart) {
+    const total = await counter.add(key.id, windowStart, events);
+    if (total <= limit.count) return;
+    if (exhausted.size >= EXHAUSTED_MAX) exhausted.clear();
+    exhausted.set(known, windowStart);
+  }
   const retryAfter = Math.max(1, Math.ceil(windowStart + limit.window - now));
   throw new RateLimitedError(
     `event submission rejected: the key's rate limit of ${limit.count} events per ${limit.window} s is reached`,

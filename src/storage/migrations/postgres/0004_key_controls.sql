@@ -12,8 +12,10 @@ CREATE TABLE project_options (
 );
 
 -- Per-key rate-limit counters shared by every process: one row per key and window, incremented by
--- one upsert per request (SQLite is one process and counts in memory instead).
-CREATE TABLE key_rate_counts (
+-- one upsert per request (SQLite is one process and counts in memory instead). UNLOGGED: no WAL
+-- write or fsync per request; a crash loses the current windows' counts, which only lets keys
+-- start their windows afresh.
+CREATE UNLOGGED TABLE key_rate_counts (
   key_id        BIGINT NOT NULL,
   window_start  BIGINT NOT NULL,
   count         BIGINT NOT NULL,
