@@ -34,7 +34,7 @@ export interface ProjectKeysTable {
   /** INTEGER 0/1 on SQLite, BOOLEAN on PostgreSQL. */
   is_active: Generated<number | boolean>;
   date_created: number;
-  /** Events per window; both NULL when the key has no rate limit (migrations 0009 / 0004). */
+  /** Events per window; both NULL when the key has no rate limit (migrations sqlite/0010, postgres/0005). */
   rate_limit_count: number | null;
   rate_limit_window: number | null;
 }
