@@ -1,5 +1,6 @@
 import type { EnvelopeHeaders, EnvelopeItem } from "../ingest/envelope";
 import type { IngestRecord } from "../model";
+import type { Scrubber } from "../processing/scrub/scrubber";
 
 export interface ItemContext {
   projectId: string;
@@ -8,6 +9,11 @@ export interface ItemContext {
   receivedAt: number;
   clientIp: string | undefined;
   userAgent: string | undefined;
+  /**
+   * The project's data scrubbing (src/items/scrub.ts); null: its settings scrub nothing. Absent
+   * where nobody looked the settings up (tests, benchmarks): the defaults apply, never none.
+   */
+  scrubber?: Scrubber | null;
 }
 
 export interface ItemResult {

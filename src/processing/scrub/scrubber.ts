@@ -26,6 +26,8 @@ export interface MetaEntry {
 export type MetaTree = { [key: string]: MetaTree | MetaEntry };
 
 export interface Scrubber {
+  /** The settings it was compiled from (span containers carry them to the thread that reads them). */
+  readonly privacy: EffectivePrivacy;
   /** Whether the client's IP may be put on events (false when `scrubIPAddresses` is on). */
   readonly keepsClientIp: boolean;
   /** Scrubs `item` in place; the `_meta` tree of what changed, or null when nothing did. */
@@ -155,6 +157,7 @@ export function compileScrubber(privacy: EffectivePrivacy): Scrubber | null {
   }
 
   return {
+    privacy,
     keepsClientIp: !privacy.scrubIPAddresses,
     scrub(item) {
       const context: Context = { meta: new Map(), pending: [] };
