@@ -7,6 +7,7 @@ import type { Credentials } from "./auth";
 import type { BufferBudget } from "./budget";
 import type { Envelope } from "./envelope";
 import type { KeyCache, ResolvedKey } from "./keys";
+import type { PrivacyCache } from "./privacy-cache";
 import type { IngestJob, IngestSink } from "./sink";
 
 export interface IngestDeps {
@@ -14,6 +15,8 @@ export interface IngestDeps {
   /** Base URL SDKs reach this server at; DSNs for local projects name its host. */
   publicUrl: string;
   keys: KeyCache;
+  /** Each project's data scrubbing (src/ingest/privacy-cache.ts); absent (tests): the defaults. */
+  privacy?: PrivacyCache;
   /** Request bytes held in memory by all ingest requests together (src/ingest/budget.ts). */
   budget: BufferBudget;
   /** Where authenticated jobs become committed records (src/ingest/sink.ts). */
@@ -79,12 +82,16 @@ export async function acceptAuthenticated(
   deps: IngestDeps,
 ): Promise<IngestJob> {
   const { project } = checkKey(await deps.keys.resolve(credentials.publicKey), expected);
+  const cached = deps.privacy?.peek(project.id);
+  const scrubber = cached !== undefined ? cached : await deps.privacy?.resolve(project);
   const context: ItemContext = {
     projectId: project.id,
     envelopeHeaders: envelope?.headers ?? {},
     receivedAt: Date.now(),
-    clientIp: client.address,
+    // With "scrub IP addresses" the client's address is never put on an item.
+    clientIp: scrubber?.keepsClientIp === false ? undefined : client.address,
     userAgent: client.userAgent,
+    scrubber,
   };
   return envelope ? { kind: "envelope", items: envelope.items, context } : { kind: "store", body, context };
 }

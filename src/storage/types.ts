@@ -21,6 +21,7 @@ import type {
   OutcomeSeriesQuery,
   OutcomeTotal,
   Page,
+  PrivacySettings,
   Project,
   ProjectKey,
   StoredEvent,
@@ -54,6 +55,17 @@ export interface ProjectKeyRepo {
   create(input: { projectId: string; label: string }): Promise<ProjectKey>;
   listByProject(projectId: string): Promise<ProjectKey[]>;
   getByPublicKey(publicKey: string): Promise<ProjectKey | null>;
+}
+
+/**
+ * Data scrubbing settings (src/model/privacy.ts). A scope without a row has the defaults. Writes
+ * announce themselves like key changes, so every process's ingest cache hears of them.
+ */
+export interface PrivacyRepo {
+  getForOrganization(organizationId: string): Promise<PrivacySettings>;
+  getForProject(projectId: string): Promise<PrivacySettings>;
+  setForOrganization(organizationId: string, settings: PrivacySettings): Promise<void>;
+  setForProject(projectId: string, settings: PrivacySettings): Promise<void>;
 }
 
 export interface IssueRepo {
@@ -121,6 +133,8 @@ export interface Storage {
   organizations: OrganizationRepo;
   projects: ProjectRepo;
   keys: ProjectKeyRepo;
+  /** Data scrubbing settings per organisation and project. */
+  privacy: PrivacyRepo;
   issues: IssueRepo;
   events: EventRepo;
   ingest: IngestStore;

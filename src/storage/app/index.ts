@@ -4,7 +4,7 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
-import type { ArtifactStore, OrganizationRepo, ProjectKeyRepo, ProjectRepo, ReleaseRepo } from "../types";
+import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectRepo, ReleaseRepo } from "../types";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
@@ -15,6 +15,7 @@ import { appLoginSessions } from "./login-sessions";
 import { appLoginThrottle } from "./login-throttle";
 import { appMembers } from "./members";
 import { appOrganizations } from "./organizations";
+import { appPrivacy } from "./privacy";
 import { appProjects } from "./projects";
 import { appReleases } from "./releases";
 import { appTeams } from "./teams";
@@ -25,6 +26,7 @@ export interface AppData {
   organizations: OrganizationRepo;
   projects: ProjectRepo;
   keys: ProjectKeyRepo;
+  privacy: PrivacyRepo;
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
@@ -38,6 +40,7 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),
+    privacy: appPrivacy(dialect),
     accounts: {
       users: appUsers(dialect),
       loginSessions: appLoginSessions(dialect),

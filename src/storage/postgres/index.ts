@@ -29,6 +29,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     organizations: app.organizations,
     projects: app.projects,
     keys: app.keys,
+    privacy: app.privacy,
     issues: postgresIssues(db),
     events: postgresEvents(db),
     // Up to 3 batches in flight, never more than half the pool: the UI and API keep connections.

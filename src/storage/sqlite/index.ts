@@ -50,6 +50,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     organizations: app.organizations,
     projects: app.projects,
     keys: app.keys,
+    privacy: app.privacy,
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
     ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),
