@@ -190,7 +190,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
     config,
     storage,
     publicUrl: url,
-    invalidateKeys: () => keys.invalidate(),
+    invalidateKeys: () => {
+      keys.invalidate();
+      privacy.invalidate();
+    },
     setupToken,
     monitoring: monitoringSetup(config, { organization: defaults.organization, ...monitoringProject }, url, release),
     captureServerException,
