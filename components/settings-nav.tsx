@@ -2,7 +2,7 @@ import type { Workspace } from "@/src/services/ui/workspace";
 import { keysHref } from "./app-shell";
 import { TabLinks, type TabLink } from "./tab-links";
 
-export type SettingsTab = "members" | "teams" | "audit" | "keys" | "account";
+export type SettingsTab = "members" | "teams" | "audit" | "keys" | "security" | "account";
 
 /** The settings sections; the audit log is listed only for owners and admins, who may open it. */
 export function SettingsNav({ workspace, active }: { workspace: Workspace; active: SettingsTab }) {
@@ -13,6 +13,7 @@ export function SettingsNav({ workspace, active }: { workspace: Workspace; activ
     { id: "teams", label: "Teams", href: `${base}/teams` },
     ...(access.role === "owner" || access.role === "admin" ? [{ id: "audit" as const, label: "Audit log", href: `${base}/audit-log` }] : []),
     ...(project ? [{ id: "keys" as const, label: "Client keys", href: keysHref(organization.slug, project) }] : []),
+    ...(project ? [{ id: "security" as const, label: "Security & Privacy", href: `/settings/${organization.slug}/projects/${project.slug}/security` }] : []),
     { id: "account", label: "My account", href: "/settings/account" },
   ];
   return (

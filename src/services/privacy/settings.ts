@@ -12,6 +12,8 @@ import type { Actor } from "../accounts/actor";
 import { recordAudit } from "../accounts/audit";
 import { parseInput } from "../parse-input";
 
+export { DEFAULT_SENSITIVE_KEYS } from "../../processing/scrub/defaults";
+
 const MAX_FIELDS = 200;
 const MAX_FIELD_LENGTH = 200;
 const MAX_PII_CONFIG_BYTES = 64 * 1024;
