@@ -119,18 +119,45 @@ export const DEFAULT_VALUE_PATTERNS: readonly ValuePattern[] = [
  * apart, so each expression is linear in the value's length whatever the key list holds.
  */
 export function pairPattern(isSensitive: (name: string) => boolean, id: string): ValuePattern {
-  const assigned = /([\w.\-[\]]{1,128})=([^&\s;,'"]+)/dg;
   const quoted = /"([^"\\]{1,128})"\s*:\s*("(?:[^"\\]|\\.)*"|[-+\d.eE]+|true|false)/dg;
   const sensitiveName = (match: RegExpExecArray) => isSensitive(match[1] ?? "");
   return {
     id,
     hint: (value) => value.includes("=") || value.includes('":'),
     find: (value) => {
-      const spans = [...spansOf(assigned, value, 2, sensitiveName), ...spansOf(quoted, value, 2, sensitiveName)];
+      const spans = assignedSpans(value, isSensitive);
+      if (value.includes('":')) spans.push(...spansOf(quoted, value, 2, sensitiveName));
       return spans.map((span) =>
         // A quoted JSON value keeps its quotes, so the text stays valid JSON.
         value[span.start] === '"' && span.end - span.start >= 2 ? { start: span.start + 1, end: span.end - 1 } : span,
       );
     },
   };
+}
+
+/** Name characters of `name=value`: letters, digits, `_`, `.`, `-`, `[`, `]`. */
+function isNameChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45 || code === 91 || code === 93;
+}
+
+/** Where a value ends: `&`, `;`, `,`, quotes or white space. */
+function endsValue(code: number): boolean {
+  return code === 38 || code === 59 || code === 44 || code === 39 || code === 34 || code <= 32;
+}
+
+/**
+ * The values of `name=value` pairs whose name is sensitive, found from each `=` (a scan, not a
+ * regex: source lines full of `=` made the expression the scrubber's largest cost).
+ */
+function assignedSpans(value: string, isSensitive: (name: string) => boolean): Span[] {
+  const spans: Span[] = [];
+  for (let equals = value.indexOf("="); equals !== -1; equals = value.indexOf("=", equals + 1)) {
+    let start = equals;
+    while (start > 0 && equals - start < 128 && isNameChar(value.charCodeAt(start - 1))) start--;
+    if (start === equals || !isSensitive(value.slice(start, equals))) continue;
+    let end = equals + 1;
+    while (end < value.length && !endsValue(value.charCodeAt(end))) end++;
+    if (end > equals + 1) spans.push({ start: equals + 1, end });
+  }
+  return spans;
 }
