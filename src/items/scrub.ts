@@ -21,16 +21,24 @@ export function scrubberOf(context: Pick<ItemContext, "scrubber">): Scrubber | n
  */
 export function scrubbedText(raw: JsonObject, sdkJson: string, scrubber: Scrubber): string {
   const meta = scrubber.scrub(raw as Parameters<Scrubber["scrub"]>[0]);
-  if (meta === null) return sdkJson;
-  raw._meta = meta;
+  if (meta === null && !Object.hasOwn(raw, "_meta")) return sdkJson;
+  setMeta(raw, meta);
   return JSON.stringify(raw);
+}
+
+/**
+ * The item's `_meta` is ours alone: one an SDK sent is never scrubbed (the walk skips it), so it
+ * must not be stored either, or it could carry anything past the scrubber.
+ */
+function setMeta(raw: JsonObject, meta: ReturnType<Scrubber["scrub"]>): void {
+  if (meta === null) delete raw._meta;
+  else raw._meta = meta;
 }
 
 /** Scrubs in place, keeping the `_meta` remarks on the item (transactions store their normalised form). */
 export function scrubInPlace(raw: JsonObject, scrubber: Scrubber | null): void {
   if (!scrubber) return;
-  const meta = scrubber.scrub(raw as Parameters<Scrubber["scrub"]>[0]);
-  if (meta !== null) raw._meta = meta;
+  setMeta(raw, scrubber.scrub(raw as Parameters<Scrubber["scrub"]>[0]));
 }
 
 /**

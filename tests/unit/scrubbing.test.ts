@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DEFAULT_PRIVACY, effectivePrivacy, type PrivacySettings } from "../../src/model";
+import { processStoreBody } from "../../src/ingest/pipeline";
+import { createItemRegistry } from "../../src/items";
+import { eventItem } from "../../src/items/event";
+import { transactionItem } from "../../src/items/transaction";
+import type { ItemContext } from "../../src/items/types";
+import { DEFAULT_PRIVACY, effectivePrivacy, type IngestRecord, type PrivacySettings } from "../../src/model";
+import { scrubbedValues } from "../../src/processing/scrub/meta";
+import { storedEventOf } from "../../src/processing/stored-event";
 import { luhnValid } from "../../src/processing/scrub/defaults";
 import { compilePiiConfig, PiiConfigError } from "../../src/processing/scrub/pii-config";
 import { compileScrubber, type MetaTree } from "../../src/processing/scrub/scrubber";
@@ -217,5 +224,66 @@ describe("selectors", () => {
     assert.equal(matches("extra.'a.b'", ["extra", "a.b"]), true);
     assert.equal(matches("$string && !extra.*", ["extra", "x"]), false);
     assert.equal(matches("(extra.a || extra.b) && $string", ["extra", "b"]), true);
+  });
+});
+
+describe("ingest items", () => {
+  const context = (scrubber?: ItemContext["scrubber"]): ItemContext => ({
+    projectId: "1", envelopeHeaders: {}, receivedAt: Date.now(), clientIp: "203.0.113.9", userAgent: undefined, scrubber,
+  });
+  const eventRecord = (json: object, ctx = context()) => {
+    const [record] = eventItem(1_000_000).process({ headers: { type: "event" }, payload: Buffer.from(JSON.stringify(json)) }, ctx).records;
+    assert.equal(record?.kind, "event");
+    return record as Extract<IngestRecord, { kind: "event" }>;
+  };
+
+  test("the stored payload holds the scrubbed event and its _meta; the read event carries _meta", () => {
+    const record = eventRecord({ message: "hi", extra: { password: "hunter2" }, breadcrumbs: [{ message: "x", data: { token: "t0k" } }] });
+    assert.equal(record.payload.includes("hunter2"), false);
+    assert.equal(record.payload.includes("t0k"), false);
+    const read = storedEventOf(record.payload);
+    assert.deepEqual(read.extra, { password: "[Filtered]" });
+    assert.deepEqual(scrubbedValues(read._meta).map((value) => value.path), ["extra.password", "breadcrumbs.0.data.token"]);
+  });
+
+  test("nothing filtered: the SDK's own text is stored", () => {
+    const json = { message: "hello there", extra: { a: 1 } };
+    assert.ok(eventRecord(json).payload.endsWith(`"event":${JSON.stringify(json)}}`));
+  });
+
+  test("an SDK's own _meta is not stored: the scrubber never looked inside it", () => {
+    const record = eventRecord({ message: "hi", _meta: { password: "in-meta-secret" } });
+    assert.equal(record.payload.includes("in-meta-secret"), false);
+  });
+
+  test("the store endpoint scrubs too", () => {
+    const result = processStoreBody(Buffer.from(JSON.stringify({ message: "hi", extra: { api_key: "k-123" } })), 1_000_000, context(), createItemRegistry({ maxEventBytes: 1_000_000 }));
+    assert.ok(!(result instanceof Promise));
+    const record = result.records.find((candidate) => candidate.kind === "event") as Extract<IngestRecord, { kind: "event" }>;
+    assert.equal(record.payload.includes("k-123"), false);
+  });
+
+  test("scrubbing off for the project: stored as sent", () => {
+    assert.ok(eventRecord({ message: "hi", extra: { password: "hunter2" } }, context(null)).payload.includes("hunter2"));
+  });
+
+  test("transactions: span data and the request are scrubbed", () => {
+    const now = Date.now() / 1000;
+    const [record] = transactionItem(1_000_000).process(
+      {
+        headers: { type: "transaction" },
+        payload: Buffer.from(JSON.stringify({
+          type: "transaction", transaction: "GET /", start_timestamp: now - 1, timestamp: now,
+          contexts: { trace: { trace_id: "a".repeat(32), span_id: "b".repeat(16) } },
+          request: { headers: { Cookie: "sid=tx-secret" } },
+          spans: [{ span_id: "c".repeat(16), trace_id: "a".repeat(32), start_timestamp: now - 1, timestamp: now, data: { "http.request.header.authorization": "Bearer tx-bearer" } }],
+        })),
+      },
+      context(),
+    ).records;
+    assert.equal(record?.kind, "transaction");
+    const text = JSON.stringify(record);
+    assert.equal(text.includes("tx-secret"), false);
+    assert.equal(text.includes("tx-bearer"), false);
   });
 });
