@@ -16,6 +16,7 @@ export const ROUTE_PATTERNS = [
   "/organizations/:org/projects",
   "/organizations/:org/releases",
   "/organizations/:org/releases/:version",
+  "/organizations/:org/stats",
   "/settings/:org",
   "/settings/:org/audit-log",
   "/settings/:org/members",
