@@ -1,23 +1,26 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { inputClass } from "../ui";
 
 /**
- * A select that submits its form when changed (the filter bar's GET form: the URL changes). With
- * JavaScript an empty value is left out of the URL rather than sent as `name=`.
+ * A select that applies its GET form when changed: the page moves to the form's URL, leaving out
+ * empty values (`?project=` would be noise). Without JavaScript the form's own submit does it.
  */
 export function AutoSubmitSelect({ name, defaultValue, options }: { name: string; defaultValue: string; options: readonly { value: string; label: string }[] }) {
+  const router = useRouter();
   return (
     <select
       name={name}
       defaultValue={defaultValue}
       className={`${inputClass} w-auto min-w-[10rem] py-1.5`}
       onChange={(event) => {
-        const select = event.currentTarget;
-        // A blank choice carries no name, so the form leaves the parameter out.
-        if (select.value) select.name = name;
-        else select.removeAttribute("name");
-        select.form?.requestSubmit();
+        const form = event.currentTarget.form;
+        if (!form) return;
+        const query = new URLSearchParams();
+        for (const [key, value] of new FormData(form)) if (typeof value === "string" && value) query.set(key, value);
+        const text = query.toString();
+        router.push(`${form.getAttribute("action") ?? ""}${text ? `?${text}` : ""}`);
       }}
     >
       {options.map((option) => (
