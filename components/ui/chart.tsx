@@ -106,7 +106,10 @@ export function Chart({
       />
       <figcaption>
         <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label="Legend" data-testid="chart-legend">
-          {cursor !== null && x[cursor] !== undefined ? <li className="text-subtle tabular-nums">{formatAbsolute(x[cursor])}</li> : null}
+          {/* A slot of fixed width, so the entries do not move when the cursor enters the chart. */}
+          <li className="min-w-[11.5rem] text-subtle tabular-nums" aria-live="off">
+            {cursor !== null && x[cursor] !== undefined ? formatAbsolute(x[cursor]) : "Totals of the range"}
+          </li>
           {series.map((entry, index) => (
             <li key={entry.label} className="flex items-center gap-1.5" data-testid="chart-legend-item">
               <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-sm" style={{ background: entry.color }} />
