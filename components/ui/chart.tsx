@@ -53,7 +53,11 @@ export function Chart({
       const ink = getComputedStyle(element).color;
       const grid = { stroke: "rgba(127,127,127,0.18)", width: 1 };
       const values = stacked ? stackValues(series.map((entry) => entry.values)) : series.map((entry) => [...entry.values]);
-      const data: uPlot.AlignedData = [x.map((ms) => ms / 1000), ...values];
+      // Steps hold each value until the next point: one more point, an interval on, gives the last
+      // interval its width.
+      const step = x.length > 1 ? x[x.length - 1]! - x[x.length - 2]! : 0;
+      const xs = step > 0 ? [...x, x[x.length - 1]! + step] : [...x];
+      const data: uPlot.AlignedData = [xs.map((ms) => ms / 1000), ...values.map((row) => (step > 0 ? [...row, row[row.length - 1] ?? 0] : row))];
       const options: uPlot.Options = {
         width: Math.max(element.clientWidth, 200),
         height,
@@ -73,11 +77,13 @@ export function Chart({
             width: 1.5,
             fill: stacked ? `${entry.color}59` : undefined,
             points: { show: false },
+            // A value counts its whole interval: hold it until the next point.
+            paths: UPlot.paths.stepped?.({ align: 1 }),
           })),
         ],
         // Each stacked area fills down to the one below it, not to zero.
         bands: stacked ? series.slice(1).map((_entry, index) => ({ series: [index + 2, index + 1] as [number, number] })) : undefined,
-        hooks: { setCursor: [(self) => setCursor(self.cursor.idx ?? null)] },
+        hooks: { setCursor: [(self) => setCursor(self.cursor.idx == null ? null : Math.min(self.cursor.idx, x.length - 1))] },
       };
       plot = new UPlot(options, data, element);
       setDrawn(series.length);

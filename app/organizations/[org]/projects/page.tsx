@@ -116,7 +116,7 @@ function Metric({ label, value, href, linkLabel }: { label: string; value: strin
       <dd className="text-base font-semibold tabular-nums">
         {href ? (
           // The whole tile is the link's target (the ::after covers it); the text stays the figure.
-          <Link href={href} aria-label={linkLabel} className="after:absolute after:inset-0 hover:text-accent" data-testid="dropped-link">
+          <Link href={href} aria-label={linkLabel} className="text-accent decoration-dotted underline-offset-2 after:absolute after:inset-0 hover:underline" data-testid="dropped-link">
             {value}
           </Link>
         ) : (

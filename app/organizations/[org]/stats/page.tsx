@@ -103,7 +103,7 @@ function StatsReport({ report, category }: { report: OutcomeReport; category: st
   const series: ChartSeries[] = kinds.map((kind) => ({ label: OUTCOME_LABELS[kind], color: OUTCOME_COLORS[kind], values: report.series[kind] }));
   return (
     <>
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label={`Totals of ${category}`}>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label={`Totals of ${category}`}>
         {kinds.map((kind) => (
           <Card key={kind} className="flex flex-col-reverse px-3 py-2">
             <dt className="flex items-center gap-1.5 text-xs text-muted">
