@@ -11,7 +11,7 @@ import { intervalFor, parseTimeRange, timeRangeParams } from "@/components/ui/ti
 import { TimeRangePicker } from "@/components/ui/time-range-picker";
 import { getRuntime } from "@/src/runtime";
 import { AppError } from "@/src/errors";
-import { getOutcomeReport, OUTCOME_KINDS, type OutcomeReport } from "@/src/services/telemetry/outcome-stats";
+import { getOutcomeReport, OUTCOME_KINDS, statsCategory, type OutcomeReport } from "@/src/services/telemetry/outcome-stats";
 import { alignedWindow } from "@/src/services/telemetry/stats-window";
 import { requireWorkspace } from "@/app/_lib/session";
 import { OUTCOME_COLORS, OUTCOME_LABELS, STATS_CATEGORIES } from "./outcome-labels";
@@ -36,7 +36,8 @@ export default async function StatsPage({ params, searchParams }: { params: Prom
   const now = requestNow();
   const parsed = parseTimeRange(search, now);
   const rangeParams = parsed.ok ? timeRangeParams(parsed.range) : { statsPeriod: search.statsPeriod, start: search.start, end: search.end };
-  const category = search.category || DEFAULT_CATEGORY;
+  // `default` and `security` are counted as `error`, as in Sentry's stats.
+  const category = statsCategory(search.category || DEFAULT_CATEGORY);
   const categoryProblem = /^[a-z_]{1,64}$/.test(category) ? null : `Invalid category "${category.slice(0, 40)}": expected a data category such as error or transaction.`;
   const selected = projectRef ? workspace.project : null;
   const projects = selected ? [selected] : workspace.projects;
