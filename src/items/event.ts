@@ -25,7 +25,7 @@ export function processEventPayload(
   symbolicator: Symbolicator | null,
 ): ItemResult | Promise<ItemResult> {
   if (symbolicator?.wants(raw, context.projectId, context.receivedAt)) return resolvedEventPayload(sdkJson, context, symbolicator);
-  return eventRecords(raw, sdkJson, context, undefined);
+  return eventRecords(raw, sdkJson, context, symbolicator?.notesWithoutArtifacts(raw, context.projectId, context.receivedAt));
 }
 
 /**
@@ -35,7 +35,8 @@ export function processEventPayload(
 async function resolvedEventPayload(sdkJson: string, context: ItemContext, symbolicator: Symbolicator): Promise<ItemResult> {
   const full = JSON.parse(sdkJson) as JsonObject;
   const notes = await symbolicator.resolve(full, context.projectId, context.receivedAt);
-  return notes === null ? eventRecords(full, sdkJson, context, undefined) : eventRecords(full, JSON.stringify(full), context, notes);
+  if (notes === null) return eventRecords(full, sdkJson, context, symbolicator.notesWithoutArtifacts(full, context.projectId, context.receivedAt));
+  return eventRecords(full, JSON.stringify(full), context, notes);
 }
 
 /** The synchronous path alone, for events that never need source maps (self-monitoring's own). */

@@ -480,6 +480,8 @@ describe("events", () => {
       trust: null,
       errors: null,
       vars: null,
+      // What source-map resolution noted on the frame (resolved with what, or why not); none here.
+      data: null,
     };
   };
 
