@@ -161,6 +161,14 @@ describe("data scrubbing on SQLite", () => {
     assert.equal(put.status, 200, await put.clone().text());
     const settings = (await put.json()) as { sensitiveFields: string[]; scrubIPAddresses: boolean; dataScrubber: boolean };
     assert.deepEqual([settings.sensitiveFields, settings.scrubIPAddresses, settings.dataScrubber], [["visible"], true, true]);
+    // The settings page shows what was saved.
+    const credentials = await server.withStorage(async (storage) => sessionOf(storage, (await storage.accounts.users.getByEmail(OWNER_EMAIL))!));
+    const page = await fetch(`${server.baseUrl}/settings/default/projects/default/security`, { headers: headersFor(credentials) });
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    for (const expected of ["Security &amp; Privacy", "Use default scrubbers", "Prevent storing of IP addresses", ">visible</textarea>"]) {
+      assert.ok(html.includes(expected), `the settings page shows ${expected}`);
+    }
     const id = await send("node", server.dsn);
     const event = (await storedEvent(server, id)) as EventJson & { context: Record<string, unknown>; user: { ip_address: string | null } | null };
     assert.equal(event.context.visible, "[Filtered]");
