@@ -4,6 +4,7 @@ import type { Project } from "@/src/model";
 import type { Workspace } from "@/src/services/ui/workspace";
 import { Dropdown } from "./dropdown";
 import { NAV_SECTIONS, type NavSection } from "./nav-sections";
+import { hrefWith } from "./search-params";
 import { readThemeChoice } from "./theme";
 import { ThemeToggle } from "./theme-toggle";
 
@@ -23,6 +24,10 @@ export const filtersHref = (organizationSlug: string, project: Project) =>
 
 export const releasesHref = (organizationSlug: string, project?: Project | null) =>
   `/organizations/${organizationSlug}/releases${project ? `?project=${project.id}` : ""}`;
+
+/** The stats page with these search parameters (project, category, time range); empty ones are left out. */
+export const statsHref = (organizationSlug: string, params: Record<string, string | undefined> = {}) =>
+  hrefWith(`/organizations/${organizationSlug}/stats`, params);
 
 /** A release's page; the version is a path segment, so "/"-free but "@", "+" and spaces are escaped. */
 export const releaseHref = (organizationSlug: string, version: string, project?: Project | null) =>

@@ -29,6 +29,13 @@ export const NAV_SECTIONS = [
     icon: <path d="M4 7.5 12 3l8 4.5v9L12 21l-8-4.5v-9Zm0 0 8 4.5m0 0 8-4.5M12 12v9" />,
   },
   {
+    id: "stats",
+    label: "Stats",
+    // The whole organisation: the project filter narrows it on the page.
+    href: (organization) => `/organizations/${organization.slug}/stats`,
+    icon: <path d="M4 20h16M7 16v-5m5 5V6m5 10v-8" />,
+  },
+  {
     id: "projects",
     label: "Projects",
     href: (organization) => `/organizations/${organization.slug}/projects`,

@@ -2,7 +2,7 @@ import type { Workspace } from "@/src/services/ui/workspace";
 import { filtersHref, keysHref, sourceMapsHref } from "./app-shell";
 import { TabLinks, type TabLink } from "./tab-links";
 
-export type SettingsTab = "members" | "teams" | "audit" | "keys" | "filters" | "source-maps" | "account";
+export type SettingsTab = "members" | "teams" | "audit" | "keys" | "filters" | "source-maps" | "security" | "account";
 
 /** The settings sections; the audit log is listed only for owners and admins, who may open it. */
 export function SettingsNav({ workspace, active }: { workspace: Workspace; active: SettingsTab }) {
@@ -17,6 +17,7 @@ export function SettingsNav({ workspace, active }: { workspace: Workspace; activ
           { id: "keys" as const, label: "Client keys", href: keysHref(organization.slug, project) },
           { id: "filters" as const, label: "Inbound filters", href: filtersHref(organization.slug, project) },
           { id: "source-maps" as const, label: "Source maps", href: sourceMapsHref(organization.slug, project) },
+          { id: "security" as const, label: "Security & Privacy", href: `/settings/${organization.slug}/projects/${project.slug}/security` },
         ]
       : []),
     { id: "account", label: "My account", href: "/settings/account" },

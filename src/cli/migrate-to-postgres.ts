@@ -43,6 +43,8 @@ const TABLES: TableCopy[] = [
   { table: "projects", orderBy: "id" },
   { table: "project_keys", orderBy: "id" },
   { table: "project_options", orderBy: "project_id, name" },
+  { table: "organization_privacy", orderBy: "organization_id" },
+  { table: "project_privacy", orderBy: "project_id" },
   { table: "users", orderBy: "id" },
   { table: "login_sessions", orderBy: "id" },
   { table: "api_tokens", orderBy: "id" },

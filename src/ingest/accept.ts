@@ -10,6 +10,7 @@ import type { Envelope } from "./envelope";
 import { enforceKeyRateLimit, RateLimitedError } from "./key-rate-limit";
 import type { KeyCache, ResolvedKey } from "./keys";
 import { isAllowedOrigin } from "./origins";
+import type { PrivacyCache } from "./privacy-cache";
 import type { IngestJob, IngestSink } from "./sink";
 
 export interface IngestDeps {
@@ -19,6 +20,8 @@ export interface IngestDeps {
   keys: KeyCache;
   /** Counts events against per-key rate limits (src/ingest/key-rate-limit.ts). */
   keyRates: KeyRateCounter;
+  /** Each project's data scrubbing (src/ingest/privacy-cache.ts); absent (tests): the defaults. */
+  privacy?: PrivacyCache;
   /** Request bytes held in memory by all ingest requests together (src/ingest/budget.ts). */
   budget: BufferBudget;
   /** Where authenticated jobs become committed records (src/ingest/sink.ts). */
@@ -89,14 +92,18 @@ export async function acceptAuthenticated(
   deps: IngestDeps,
 ): Promise<IngestJob> {
   const { key, project, filter } = checkKey(await deps.keys.resolve(credentials.publicKey), expected);
+  const cached = deps.privacy?.peek(project.id);
+  const scrubber = cached !== undefined ? cached : await deps.privacy?.resolve(project);
   const context: ItemContext = {
     projectId: project.id,
     envelopeHeaders: envelope?.headers ?? {},
     receivedAt: Date.now(),
-    clientIp: client.address,
+    // With "scrub IP addresses" the client's address is never put on an item.
+    clientIp: scrubber?.keepsClientIp === false ? undefined : client.address,
     userAgent: client.userAgent,
     // Always present, so every context has one shape (hidden classes: src/ingest/cors.ts).
     eventFilter: filter ?? undefined,
+    scrubber,
   };
   const job: IngestJob = envelope ? { kind: "envelope", items: envelope.items, context } : { kind: "store", body, context };
   if (key.rateLimit) {

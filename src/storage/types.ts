@@ -21,6 +21,7 @@ import type {
   OutcomeSeriesQuery,
   OutcomeTotal,
   Page,
+  PrivacySettings,
   Project,
   ProjectKey,
   KeyRateLimit,
@@ -71,6 +72,17 @@ export interface ProjectOptionsRepo {
 export interface KeyRateCounter {
   /** Adds `amount` to the key's count for the window starting at `windowStart` (Unix s); resolves with the new count. */
   add(keyId: string, windowStart: number, amount: number): Promise<number>;
+}
+
+/**
+ * Data scrubbing settings (src/model/privacy.ts). A scope without a row has the defaults. Writes
+ * announce themselves like key changes, so every process's ingest cache hears of them.
+ */
+export interface PrivacyRepo {
+  getForOrganization(organizationId: string): Promise<PrivacySettings>;
+  getForProject(projectId: string): Promise<PrivacySettings>;
+  setForOrganization(organizationId: string, settings: PrivacySettings): Promise<void>;
+  setForProject(projectId: string, settings: PrivacySettings): Promise<void>;
 }
 
 export interface IssueRepo {
@@ -140,6 +152,8 @@ export interface Storage {
   keys: ProjectKeyRepo;
   projectOptions: ProjectOptionsRepo;
   keyRates: KeyRateCounter;
+  /** Data scrubbing settings per organisation and project. */
+  privacy: PrivacyRepo;
   issues: IssueRepo;
   events: EventRepo;
   ingest: IngestStore;

@@ -518,6 +518,8 @@ describe("events", () => {
     sdk: { name: "sentry.javascript.node", version: "11.12.0" },
     context: {},
     packages: fixture.modules,
+    // Nothing in this fixture is filtered by data scrubbing.
+    _meta: {},
     entries: [
       {
         type: "exception",

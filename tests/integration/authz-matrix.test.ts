@@ -349,6 +349,31 @@ const CASES: Record<RouteKey, RouteCase> = {
     success: 200, alphaBound: true, params: (f) => ({ org: "default", project: "alpha-app", eventId: f.alpha.eventId }),
     check: sameAsOwner("GET /api/0/issues/{issueId}/events/{eventId}/"),
   },
+  "GET /api/0/organizations/{org}/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) => {
+      const body = answer.body as { slug: string; dataScrubber: boolean; sensitiveFields: string[] };
+      assert.equal(body.slug, "default");
+      assert.equal(body.dataScrubber, true);
+      assert.ok(Array.isArray(body.sensitiveFields));
+    },
+  },
+  "PUT /api/0/organizations/{org}/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }), body: (n) => ({ sensitiveFields: [`matrix_field_${n}`] }),
+    check: (answer) => assert.match((answer.body as { sensitiveFields: string[] }).sensitiveFields[0] ?? "", /^matrix_field_\d+$/),
+  },
+  "GET /api/0/projects/{org}/{project}/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    check: (answer) => {
+      const body = answer.body as { slug: string; dataScrubberDefaults: boolean; relayPiiConfig: string | null };
+      assert.equal(body.slug, "alpha-app");
+      assert.equal(body.dataScrubberDefaults, true);
+    },
+  },
+  "PUT /api/0/projects/{org}/{project}/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }), body: (n) => ({ safeFields: [`matrix_safe_${n}`] }),
+    check: (answer) => assert.match((answer.body as { safeFields: string[] }).safeFields[0] ?? "", /^matrix_safe_\d+$/),
+  },
   "GET /api/0/projects/{org}/{project}/keys/": {
     success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
     check: (answer, _principal, f) => {
@@ -379,14 +404,6 @@ const CASES: Record<RouteKey, RouteCase> = {
   "DELETE /api/0/projects/{org}/{project}/keys/{keyId}/": {
     success: 204, alphaBound: true, params: () => throwawayKey(),
     check: (answer) => assert.equal(answer.body, null),
-  },
-  "GET /api/0/projects/{org}/{project}/": {
-    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
-    check: (answer) => assert.deepStrictEqual((answer.body as { slug: string; allowedDomains: string[] }).allowedDomains, ["*"]),
-  },
-  "PUT /api/0/projects/{org}/{project}/": {
-    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }), body: () => ({ allowedDomains: ["*"] }),
-    check: (answer) => assert.deepStrictEqual((answer.body as { allowedDomains: string[] }).allowedDomains, ["*"]),
   },
   "GET /api/0/projects/{org}/{project}/filters/": {
     success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),

@@ -4,7 +4,7 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
-import type { ArtifactStore, OrganizationRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo } from "../types";
+import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo } from "../types";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
@@ -16,6 +16,7 @@ import { appLoginThrottle } from "./login-throttle";
 import { appMembers } from "./members";
 import { appOrganizations } from "./organizations";
 import { appProjectOptions } from "./project-options";
+import { appPrivacy } from "./privacy";
 import { appProjects } from "./projects";
 import { appReleases } from "./releases";
 import { appTeams } from "./teams";
@@ -27,6 +28,7 @@ export interface AppData {
   projects: ProjectRepo;
   keys: ProjectKeyRepo;
   projectOptions: ProjectOptionsRepo;
+  privacy: PrivacyRepo;
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
@@ -41,6 +43,7 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     projects: appProjects(dialect),
     keys: appKeys(dialect),
     projectOptions: appProjectOptions(dialect),
+    privacy: appPrivacy(dialect),
     accounts: {
       users: appUsers(dialect),
       loginSessions: appLoginSessions(dialect),

@@ -252,7 +252,22 @@ export interface ArtifactBlobsTable {
   data: Buffer;
 }
 
+/** Data scrubbing settings (migrations/sqlite/0009_privacy.sql, migrations/postgres/0004_privacy.sql): PrivacySettings as JSON text. */
+export interface OrganizationPrivacyTable {
+  organization_id: number;
+  settings: string;
+  date_updated: number;
+}
+
+export interface ProjectPrivacyTable {
+  project_id: number;
+  settings: string;
+  date_updated: number;
+}
+
 export interface AppDatabase {
+  organization_privacy: OrganizationPrivacyTable;
+  project_privacy: ProjectPrivacyTable;
   organizations: OrganizationsTable;
   projects: ProjectsTable;
   project_keys: ProjectKeysTable;

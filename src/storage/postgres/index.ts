@@ -32,6 +32,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     keys: app.keys,
     projectOptions: app.projectOptions,
     keyRates: sqlKeyRates(dialect),
+    privacy: app.privacy,
     issues: postgresIssues(db),
     events: postgresEvents(db),
     // Up to 3 batches in flight, never more than half the pool: the UI and API keep connections.

@@ -53,6 +53,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     keys: app.keys,
     projectOptions: app.projectOptions,
     keyRates: memoryKeyRates(),
+    privacy: app.privacy,
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
     ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),
