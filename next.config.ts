@@ -40,7 +40,7 @@ function securityHeaders(): { key: string; value: string }[] {
 export default function config(): NextConfig {
   return {
     // Native modules: must be required at runtime, never bundled.
-    serverExternalPackages: ["better-sqlite3", "argon2"],
+    serverExternalPackages: ["better-sqlite3", "argon2", "re2"],
     poweredByHeader: false,
     // Sentry's API paths end in "/" and clients POST/PUT to them: a 308 redirect would break them.
     skipTrailingSlashRedirect: true,

@@ -19,6 +19,7 @@ import { DirectServer } from "./src/http/direct-server";
 import { BufferBudget } from "./src/ingest/budget";
 import { applyPageHeaders } from "./src/http/page-headers";
 import { KeyCache } from "./src/ingest/keys";
+import { PrivacyCache } from "./src/ingest/privacy-cache";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
 import { GroupCommitWriter } from "./src/ingest/writer";
@@ -84,6 +85,9 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const captureServerException = createServerCapture({
     config, store: storage.ingest, logger, monitoringProjectId: monitoringProject.project.id, release, root,
   });
+  const privacy = new PrivacyCache(storage, (projectId, error) =>
+    logger.warn(`project ${projectId}: advanced data scrubbing rules did not compile, applied without them: ${(error as Error).message}`),
+  );
   // The source-map thread itself starts with the first event that needs a map (sourcemap.main.ts).
   const symbolication = startSymbolicator(storage.artifacts, {
     cacheBytes: config.sourceMapCacheBytes,
@@ -105,6 +109,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
       return publicUrl;
     },
     keys,
+    keyRates: storage.keyRates,
+    privacy,
     budget: new BufferBudget(config.buffers),
     sink,
     logger,
@@ -185,7 +191,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
     config,
     storage,
     publicUrl: url,
-    invalidateKeys: () => keys.invalidate(),
+    invalidateKeys: () => {
+      keys.invalidate();
+      privacy.invalidate();
+    },
     setupToken,
     monitoring: monitoringSetup(config, { organization: defaults.organization, ...monitoringProject }, url, release),
     captureServerException,

@@ -22,6 +22,8 @@
  * error envelopes with no maps uploaded, then `--probes` esbuild bundles with maps of `--map-mb` MiB
  * uploaded by the real sentry-cli, each bundle's first event amid paced plain events (is the door
  * held up while the map is parsed?), then plain and bundle events in turn with the maps cached.
+ * `--scrub-rules 0,20,20,0`: one row per entry, each with that many advanced data scrubbing rules on the
+ * project (bench/scrub-rules.ts; default scrubbing is always on), alternated in the order given.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -35,6 +37,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { makeTemplate, median, openConnections, paceWarning, percentile, ratesBySlice, runLoad, SLICE_SECONDS, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
+import { MAX_SCRUB_RULES, putScrubRules } from "./scrub-rules";
 import { probeFsync, SLOW_FSYNC_MS } from "./disk";
 import { buildBundle, type BuiltBundle } from "./sourcemaps/bundle";
 import { alternate, bundleEventTemplates, namedPositions } from "./sourcemaps/events";
@@ -64,6 +67,7 @@ const { values: args } = parseArgs({
     "disk-probe": { type: "string", default: "5" },
     probes: { type: "string", default: "3" },
     "map-mb": { type: "string", default: "5" },
+    "scrub-rules": { type: "string", default: "0" },
   },
 });
 const DATABASE_URL =
@@ -359,6 +363,7 @@ async function runPeriscope(
   name: string,
   baselineRate: number,
   templatesFor: (publicKey: string) => Template[],
+  scrubRules = 0,
 ) {
   const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
   try {
@@ -373,6 +378,7 @@ async function runPeriscope(
     await new Promise((resolve) => setTimeout(resolve, Number(args.idle) * 1000));
     const idleRss = statusMb(periscope.child.pid!, "VmRSS");
     const dsn = new URL(periscope.match[1]!);
+    await putScrubRules(target.env, dsn.pathname.replace(/^\//, ""), scrubRules);
     const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
     // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
     const rate = args.rate ? Number(args.rate) : undefined;
@@ -562,6 +568,10 @@ async function main() {
         `max ${disk.maxMs.toFixed(1)} ms, ${disk.slow} over ${SLOW_FSYNC_MS} ms (a commit waits for its fsync: such pauses reach the acknowledgements' p99)`,
     );
   }
+  const ruleCounts = args["scrub-rules"].split(",").map((count) => Number(count.trim()));
+  if (ruleCounts.some((count) => !Number.isInteger(count) || count < 0 || count > MAX_SCRUB_RULES)) {
+    throw new Error(`--scrub-rules takes a comma-separated list of rule counts from 0 to ${MAX_SCRUB_RULES}, not "${args["scrub-rules"]}"`);
+  }
   for (const [engine, mode] of selected.flatMap((engine) => modes.map((mode) => [engine, mode] as const))) {
     const name = modes.length > 1 ? `${engine}, ${mode}` : engine;
     if (sourceMaps) {
@@ -571,9 +581,17 @@ async function main() {
       continue;
     }
     if (!compareRoot) {
-      const run = await runPeriscope(engine, mode, root, name, baselineRate, templatesFor);
-      rows.push(run.row);
-      summaries.push(...run.summary);
+      const byCount = new Map<number, number[]>();
+      for (const count of ruleCounts) {
+        const label = ruleCounts.length > 1 ? `${name}, ${count} scrub rules` : name;
+        const run = await runPeriscope(engine, mode, root, label, baselineRate, templatesFor, count);
+        rows.push(run.row);
+        summaries.push(...run.summary);
+        byCount.set(count, [...(byCount.get(count) ?? []), run.requestsPerSecond]);
+      }
+      if (byCount.size > 1) {
+        summaries.push(`${name}: acknowledged requests/s by scrub rules: ${[...byCount].map(([count, rates]) => `${count} rules ${rates.map((rate) => Math.round(rate)).join(", ")} (median ${Math.round(median(rates))})`).join("; ")}`);
+      }
       continue;
     }
     // Alternated, and each pair in the other order from the last, so a machine that drifts

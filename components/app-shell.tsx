@@ -3,11 +3,12 @@ import type { ReactNode } from "react";
 import type { Project } from "@/src/model";
 import type { Workspace } from "@/src/services/ui/workspace";
 import { Dropdown } from "./dropdown";
-import { TabLinks, type TabLink } from "./tab-links";
+import { NAV_SECTIONS, type NavSection } from "./nav-sections";
+import { hrefWith } from "./search-params";
 import { readThemeChoice } from "./theme";
 import { ThemeToggle } from "./theme-toggle";
 
-export type NavSection = "issues" | "projects" | "settings";
+export type { NavSection } from "./nav-sections";
 
 export const issuesHref = (organizationSlug: string, project?: Project | null) =>
   `/organizations/${organizationSlug}/issues${project ? `?project=${project.id}` : ""}`;
@@ -15,8 +16,26 @@ export const issuesHref = (organizationSlug: string, project?: Project | null) =
 export const keysHref = (organizationSlug: string, project: Project) =>
   `/settings/${organizationSlug}/projects/${project.slug}/keys`;
 
+export const sourceMapsHref = (organizationSlug: string, project: Project) =>
+  `/settings/${organizationSlug}/projects/${project.slug}/source-maps`;
+
+export const filtersHref = (organizationSlug: string, project: Project) =>
+  `/settings/${organizationSlug}/projects/${project.slug}/filters`;
+
+export const releasesHref = (organizationSlug: string, project?: Project | null) =>
+  `/organizations/${organizationSlug}/releases${project ? `?project=${project.id}` : ""}`;
+
+/** The stats page with these search parameters (project, category, time range); empty ones are left out. */
+export const statsHref = (organizationSlug: string, params: Record<string, string | undefined> = {}) =>
+  hrefWith(`/organizations/${organizationSlug}/stats`, params);
+
+/** A release's page; the version is a path segment, so "/"-free but "@", "+" and spaces are escaped. */
+export const releaseHref = (organizationSlug: string, version: string, project?: Project | null) =>
+  `/organizations/${organizationSlug}/releases/${encodeURIComponent(version)}${project ? `?project=${project.id}` : ""}`;
+
 /**
- * The frame of every page: organisation, project switcher, navigation and theme toggle.
+ * The frame of every page: a header (organisation, project switcher, theme toggle, account) and the
+ * main navigation as a sidebar (a scrolling row on narrow screens), drawn from NAV_SECTIONS.
  * `projectHref` says where switching project leads from this page (same page, other project).
  */
 export async function AppShell({
@@ -33,11 +52,6 @@ export async function AppShell({
   const { organization, projects, project, access } = workspace;
   const user = access.principal.user;
   const theme = await readThemeChoice();
-  const nav: TabLink<NavSection>[] = [
-    { id: "issues", label: "Issues", href: issuesHref(organization.slug, project) },
-    { id: "projects", label: "Projects", href: `/organizations/${organization.slug}/projects` },
-    { id: "settings", label: "Settings", href: `/settings/${organization.slug}/members` },
-  ];
   return (
     <>
       <a
@@ -47,7 +61,7 @@ export async function AppShell({
         Skip to content
       </a>
       <header className="sticky top-0 z-20 border-b border-line bg-surface/95 backdrop-blur">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-2 gap-y-1 px-3 py-1.5 sm:px-4">
+        <div className="flex h-12 items-center gap-x-2 px-3 sm:px-4">
           <Link href="/" className="flex items-center gap-2 rounded-md px-1 py-1 font-semibold" aria-label="Periscope home">
             <Logo />
             <span className="hidden sm:inline">Periscope</span>
@@ -93,7 +107,7 @@ export async function AppShell({
               </Dropdown>
             </>
           ) : null}
-          <div className="ml-auto flex items-center gap-1 sm:order-last">
+          <div className="ml-auto flex items-center gap-1">
             <ThemeToggle initial={theme} />
             <Dropdown
               label={`Signed in as ${user.email}. Account menu`}
@@ -124,18 +138,32 @@ export async function AppShell({
               </div>
             </Dropdown>
           </div>
-          <TabLinks
-            label="Main"
-            items={nav}
-            active={active}
-            className="-mx-1 flex w-full gap-1 overflow-x-auto sm:mx-0 sm:ml-4 sm:w-auto"
-            linkClassName="rounded-md px-2.5 py-1.5 font-medium text-muted hover:bg-surface-2 hover:text-fg aria-[current=page]:bg-accent-soft aria-[current=page]:text-accent"
-          />
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-7xl px-3 py-5 sm:px-4 sm:py-6">
-        {children}
-      </main>
+      <div className="md:flex">
+        <nav
+          aria-label="Main"
+          data-testid="sidebar"
+          className="sticky top-12 z-10 flex gap-1 overflow-x-auto border-b border-line bg-surface/95 px-3 py-1.5 backdrop-blur md:h-[calc(100dvh-3rem)] md:w-52 md:self-start md:shrink-0 md:flex-col md:overflow-y-auto md:border-r md:border-b-0 md:bg-surface md:px-2 md:py-4"
+        >
+          {NAV_SECTIONS.map((section) => (
+            <Link
+              key={section.id}
+              href={section.href(organization, project)}
+              aria-current={section.id === active ? "page" : undefined}
+              className="flex items-center gap-2.5 rounded-md px-2.5 py-1.5 font-medium whitespace-nowrap text-muted hover:bg-surface-2 hover:text-fg aria-[current=page]:bg-accent-soft aria-[current=page]:text-accent"
+            >
+              <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden className="shrink-0">
+                {section.icon}
+              </svg>
+              {section.label}
+            </Link>
+          ))}
+        </nav>
+        <main id="main" className="min-w-0 flex-1 px-3 py-5 sm:px-4 sm:py-6">
+          <div className="mx-auto max-w-7xl">{children}</div>
+        </main>
+      </div>
     </>
   );
 }

@@ -57,3 +57,10 @@ export function formatValue(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return JSON.stringify(value);
 }
+
+/** 512 → "512 B", 2048 → "2 KiB", 5_300_000 → "5.1 MiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${trimZero(bytes / 1024)} KiB`;
+  return `${trimZero(bytes / (1024 * 1024))} MiB`;
+}

@@ -12,3 +12,15 @@ export function hrefWith(path: string, params: Record<string, string | undefined
   const text = query.toString();
   return text ? `${path}?${text}` : path;
 }
+
+/**
+ * A dynamic path segment as the page should use it: App Router hands pages the segment still
+ * percent-encoded ("shop%401.4.0" for "shop@1.4.0"); one that cannot be decoded is used as it is.
+ */
+export function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

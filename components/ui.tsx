@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { Level } from "@/src/processing/types";
 import type { Issue } from "@/src/model";
 import { formatAbsolute, formatRelative } from "./format";
+import { FilteredText } from "./issue/filtered";
 
 export const buttonClass = {
   primary:
@@ -169,7 +170,9 @@ export function KeyValueTable({ rows, compact = false }: { rows: [string, ReactN
             <th scope="row" className={`${compact ? "w-24" : "w-2/5 sm:w-48"} px-3 py-1.5 text-left align-top font-medium break-words text-muted`}>
               {key}
             </th>
-            <td className="px-3 py-1.5 align-top font-mono text-xs leading-5 [overflow-wrap:anywhere] whitespace-pre-wrap">{value}</td>
+            <td className="px-3 py-1.5 align-top font-mono text-xs leading-5 [overflow-wrap:anywhere] whitespace-pre-wrap">
+              {typeof value === "string" ? <FilteredText text={value} /> : value}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -93,7 +93,7 @@ export async function actionPrincipal(): Promise<SessionPrincipal> {
   return principal;
 }
 
-export async function actionAccess(organizationSlug: string, scope?: Scope): Promise<{ access: Access; actor: Actor }> {
+export async function actionAccess(organizationSlug: string, scope?: Scope | readonly Scope[]): Promise<{ access: Access; actor: Actor }> {
   const principal = await actionPrincipal();
   const access = await accessToOrganization(getRuntime().storage, principal, organizationSlug);
   if (scope) requireScope(access, scope);

@@ -1,13 +1,15 @@
 import Link from "next/link";
 import type { EventRequest, EventUser, LogEntry, NormalizedEvent, SdkInfo } from "@/src/processing/types";
+import type { ScrubbedValue } from "@/src/processing/scrub/meta";
 import { formatValue } from "../format";
 import { Card, KeyValueTable } from "../ui";
+import { FilteredText } from "./filtered";
 
 export function MessageBlock({ logentry }: { logentry: LogEntry }) {
   return (
     <Card className="px-4 py-3">
       <p className="font-mono text-[13px] [overflow-wrap:anywhere] whitespace-pre-wrap" data-testid="event-message">
-        {logentry.formatted}
+        <FilteredText text={logentry.formatted} />
       </p>
       {logentry.params && logentry.params.length > 0 ? (
         <p className="mt-2 text-xs text-subtle">
@@ -99,7 +101,9 @@ export function RequestInfo({ request }: { request: EventRequest }) {
       {request.data !== undefined ? (
         <div className="border-t border-line">
           <h3 className="px-3 pt-2 text-[11px] font-semibold tracking-wide text-subtle uppercase">Body</h3>
-          <pre className="overflow-x-auto px-3 py-2 font-mono text-xs">{typeof request.data === "string" ? request.data : JSON.stringify(request.data, null, 2)}</pre>
+          <pre className="overflow-x-auto px-3 py-2 font-mono text-xs">
+            <FilteredText text={typeof request.data === "string" ? request.data : JSON.stringify(request.data, null, 2)} />
+          </pre>
         </div>
       ) : null}
       {request.env ? <RequestPart title="Environment" rows={Object.entries(request.env).map(([k, v]) => [k, formatValue(v)])} /> : null}
@@ -134,6 +138,18 @@ export function ExtraData({ extra }: { extra: Record<string, unknown> }) {
   return (
     <Card className="overflow-hidden">
       <KeyValueTable rows={Object.entries(extra).map(([key, value]) => [key, formatValue(value)])} />
+    </Card>
+  );
+}
+
+/** Where data scrubbing filtered values before the event was stored (the event's `_meta`). */
+export function ScrubbingNote({ values }: { values: ScrubbedValue[] }) {
+  return (
+    <Card className="overflow-hidden" >
+      <p className="border-b border-line px-3 py-2 text-sm text-muted" data-testid="scrubbing-note">
+        {values.length.toLocaleString("en-US")} {values.length === 1 ? "value was" : "values were"} filtered by data scrubbing before the event was stored.
+      </p>
+      <KeyValueTable rows={values.map((value): [string, string] => [value.path, `${value.partial ? "part " : ""}${value.action} by ${value.rules.join(", ")}`])} />
     </Card>
   );
 }

@@ -6,7 +6,8 @@ import { formatAbsolute, shortEventId } from "../format";
 import { hrefWith } from "../search-params";
 import { buttonClass, Card, EmptyState, KeyValueTable, RelativeTime, Section } from "../ui";
 import { Breadcrumbs } from "./breadcrumbs";
-import { Contexts, EventTags, ExtraData, MessageBlock, RawJson, RequestInfo, SdkBlock, UserInfo } from "./event-data";
+import { scrubbedValues } from "@/src/processing/scrub/meta";
+import { Contexts, EventTags, ExtraData, MessageBlock, RawJson, RequestInfo, ScrubbingNote, SdkBlock, UserInfo } from "./event-data";
 import { ExceptionChain } from "./exception-chain";
 import { TagDistributionList } from "./tag-distribution";
 
@@ -107,6 +108,7 @@ function TrimmedNote({ count, what }: { count: number | undefined; what: string 
 function EventBody({ event, filterHref }: { event: StoredEvent; filterHref: (key: string, value: string) => string }) {
   const payload = event.payload;
   const hasException = payload.exception.length > 0;
+  const scrubbed = scrubbedValues(payload._meta);
   return (
     <>
       {payload.logentry && (!hasException || payload.logentry.formatted !== payload.exception.at(-1)?.value) ? (
@@ -154,6 +156,11 @@ function EventBody({ event, filterHref }: { event: StoredEvent; filterHref: (key
       {payload.sdk ? (
         <Section title="SDK" id="sdk">
           <SdkBlock sdk={payload.sdk} />
+        </Section>
+      ) : null}
+      {scrubbed.length > 0 ? (
+        <Section title="Data scrubbing" id="scrubbing">
+          <ScrubbingNote values={scrubbed} />
         </Section>
       ) : null}
       {payload.errors.length > 0 || payload.trimmed ? (

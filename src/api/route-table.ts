@@ -34,6 +34,11 @@ export const ROUTES = {
   // sentry-cli's `info` and every command's token check: who the token belongs to and its scopes.
   "GET /api/0/": { level: "user", scope: null },
   "GET /api/0/organizations/": { level: "user", scope: "org:read" },
+  // Details with the data scrubbing settings; PUT changes those (Sentry's scopes for these endpoints).
+  "GET /api/0/organizations/{org}/": { level: "organization", scope: "org:read" },
+  "PUT /api/0/organizations/{org}/": { level: "organization", scope: "org:write" },
+  "GET /api/0/projects/{org}/{project}/": { level: "organization", scope: "project:read" },
+  "PUT /api/0/projects/{org}/{project}/": { level: "organization", scope: "project:write" },
   "GET /api/0/organizations/{org}/projects/": { level: "organization", scope: "project:read" },
   "GET /api/0/organizations/{org}/issues/": { level: "organization", scope: "event:read" },
   "GET /api/0/organizations/{org}/issues/{issueId}/": { level: "organization", scope: "event:read" },
@@ -71,6 +76,12 @@ export const ROUTES = {
   "GET /api/0/projects/{org}/{project}/events/{eventId}/": { level: "organization", scope: "event:read" },
   "GET /api/0/projects/{org}/{project}/keys/": { level: "organization", scope: "project:read" },
   "POST /api/0/projects/{org}/{project}/keys/": { level: "organization", scope: "project:write" },
+  "GET /api/0/projects/{org}/{project}/keys/{keyId}/": { level: "organization", scope: "project:read" },
+  "PUT /api/0/projects/{org}/{project}/keys/{keyId}/": { level: "organization", scope: "project:write" },
+  // Sentry's ProjectKeyPermission: revoking a key needs project:admin.
+  "DELETE /api/0/projects/{org}/{project}/keys/{keyId}/": { level: "organization", scope: "project:admin" },
+  "GET /api/0/projects/{org}/{project}/filters/": { level: "organization", scope: "project:read" },
+  "PUT /api/0/projects/{org}/{project}/filters/{filterId}/": { level: "organization", scope: "project:write" },
   "POST /api/0/teams/{org}/{team}/projects/": { level: "organization", scope: "project:write" },
   "GET /api/0/api-tokens/": { level: "user", scope: null },
   // A token cannot mint tokens (as in Sentry): a leaked token must not be able to outlive its revocation.

@@ -3,10 +3,14 @@ import { AppError } from "../errors";
 import type { ItemContext } from "../items/types";
 import type { Logger } from "../logger";
 import type { CaptureServerException } from "../monitoring/server-capture";
+import type { KeyRateCounter } from "../storage/types";
 import type { Credentials } from "./auth";
 import type { BufferBudget } from "./budget";
 import type { Envelope } from "./envelope";
+import { enforceKeyRateLimit, RateLimitedError } from "./key-rate-limit";
 import type { KeyCache, ResolvedKey } from "./keys";
+import { isAllowedOrigin } from "./origins";
+import type { PrivacyCache } from "./privacy-cache";
 import type { IngestJob, IngestSink } from "./sink";
 
 export interface IngestDeps {
@@ -14,6 +18,10 @@ export interface IngestDeps {
   /** Base URL SDKs reach this server at; DSNs for local projects name its host. */
   publicUrl: string;
   keys: KeyCache;
+  /** Counts events against per-key rate limits (src/ingest/key-rate-limit.ts). */
+  keyRates: KeyRateCounter;
+  /** Each project's data scrubbing (src/ingest/privacy-cache.ts); absent (tests): the defaults. */
+  privacy?: PrivacyCache;
   /** Request bytes held in memory by all ingest requests together (src/ingest/budget.ts). */
   budget: BufferBudget;
   /** Where authenticated jobs become committed records (src/ingest/sink.ts). */
@@ -34,6 +42,8 @@ export interface Expected {
   projectId: string | null;
   /** The organisation the tunnel URL names, checked against the key's project. */
   organizationId?: string;
+  /** The browser's `Origin` (or `Referer`), checked against the project's allowed domains; undefined: not browser traffic. */
+  origin?: string;
 }
 
 const rejected = (cause: string) =>
@@ -48,6 +58,9 @@ function checkKey(resolved: ResolvedKey | null, expected: Expected): ResolvedKey
   }
   if (expected.organizationId !== undefined && expected.organizationId !== project.organizationId) {
     throw rejected(`project ${project.id} does not belong to organization ${expected.organizationId}`);
+  }
+  if (!isAllowedOrigin(expected.origin, resolved.options.allowedDomains)) {
+    throw new AppError("forbidden", "event submission rejected with_reason: Cors", [`origin ${expected.origin ?? ""} is not in the project's allowed domains`]);
   }
   return resolved;
 }
@@ -78,13 +91,29 @@ export async function acceptAuthenticated(
   expected: Expected,
   deps: IngestDeps,
 ): Promise<IngestJob> {
-  const { project } = checkKey(await deps.keys.resolve(credentials.publicKey), expected);
+  const { key, project, filter } = checkKey(await deps.keys.resolve(credentials.publicKey), expected);
+  const cached = deps.privacy?.peek(project.id);
+  const scrubber = cached !== undefined ? cached : await deps.privacy?.resolve(project);
   const context: ItemContext = {
     projectId: project.id,
     envelopeHeaders: envelope?.headers ?? {},
     receivedAt: Date.now(),
-    clientIp: client.address,
+    // With "scrub IP addresses" the client's address is never put on an item.
+    clientIp: scrubber?.keepsClientIp === false ? undefined : client.address,
     userAgent: client.userAgent,
+    // Always present, so every context has one shape (hidden classes: src/ingest/cors.ts).
+    eventFilter: filter ?? undefined,
+    scrubber,
   };
-  return envelope ? { kind: "envelope", items: envelope.items, context } : { kind: "store", body, context };
+  const job: IngestJob = envelope ? { kind: "envelope", items: envelope.items, context } : { kind: "store", body, context };
+  if (key.rateLimit) {
+    try {
+      await enforceKeyRateLimit(key, job, deps.keyRates);
+    } catch (error) {
+      // The refused events are counted (rate_limited) before the SDK hears 429.
+      if (error instanceof RateLimitedError) await deps.sink.recordOutcomes(error.outcomes);
+      throw error;
+    }
+  }
+  return job;
 }

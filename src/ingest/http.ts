@@ -7,6 +7,8 @@ import { discardRest, readBody } from "./body";
 import type { BufferLease } from "./budget";
 import { corsHeadersWith, setCorsHeaders } from "./cors";
 import { parseEnvelope, readEnvelopeHeader, type Envelope } from "./envelope";
+import { RateLimitedError } from "./key-rate-limit";
+import { requestOrigin } from "./origins";
 import type { IngestRoute } from "./route";
 import type { IngestJob } from "./sink";
 import { tunnel } from "./tunnel";
@@ -92,7 +94,7 @@ export function admitIngest(head: IngestRequestHead, route: IngestRoute, deps: I
     if (route.endpoint === "store") throw new AppError("unauthorized", "missing authorization information");
     return null;
   }
-  const pending = preauthorize(credentials, { projectId: route.projectId }, deps);
+  const pending = preauthorize(credentials, { projectId: route.projectId, origin: requestOrigin(head.headers) }, deps);
   return pending ? pending.then(() => credentials) : credentials;
 }
 
@@ -136,7 +138,9 @@ export function errorAnswer(error: AppError): IngestAnswer {
   const answer = jsonAnswer(httpStatusOf(error.code), errorBody(error));
   if (error.retryAfterSeconds !== null) answer.headers["Retry-After"] = String(error.retryAfterSeconds);
   // SDKs read X-Sentry-Rate-Limits before Retry-After; an empty category list means every category.
-  if (error.code === "rate_limited") answer.headers["X-Sentry-Rate-Limits"] = `${error.retryAfterSeconds ?? 60}::organization`;
+  if (error.code === "rate_limited") {
+    answer.headers["X-Sentry-Rate-Limits"] = error instanceof RateLimitedError ? error.rateLimits : `${error.retryAfterSeconds ?? 60}::organization`;
+  }
   // Header values must be printable ASCII; the body carries the exact text.
   answer.headers["X-Sentry-Error"] = error.message.replace(/[^\x20-\x7e]/g, "?");
   return answer;
@@ -163,7 +167,7 @@ async function receive(
     route.endpoint === "envelope" || (head.headers["content-type"] ?? "").startsWith("application/x-sentry-envelope");
   const envelope = asEnvelope ? parseEnvelope(body, deps.config.limits.maxEnvelopeItems) : null;
   if (envelope && requestCredentials) checkHeaderDsn(envelope, requestCredentials, route);
-  return acceptAuthenticated(head.client, body, envelope, credentials, { projectId: route.projectId }, deps);
+  return acceptAuthenticated(head.client, body, envelope, credentials, { projectId: route.projectId, origin: requestOrigin(head.headers) }, deps);
 }
 
 /** Request auth and the envelope header's dsn must name the same key and project (§2.2). */

@@ -1,9 +1,14 @@
-import type { Project, ProjectKey } from "../model";
+import { projectOptionsFrom, type Project, type ProjectKey, type ProjectOptions } from "../model";
 import type { Storage } from "../storage/types";
+import { compileFilters, type EventFilter } from "./inbound-filters";
 
 export interface ResolvedKey {
   key: ProjectKey;
   project: Project;
+  /** The project's ingest options (allowed origins), cached with the key. */
+  options: ProjectOptions;
+  /** Its inbound filters, compiled; null when none is on. */
+  filter: EventFilter | null;
 }
 
 interface Entry {
@@ -44,7 +49,8 @@ export class KeyCache {
     const generation = this.generation;
     const key = await this.storage.keys.getByPublicKey(publicKey);
     const project = key ? await this.storage.projects.getById(key.projectId) : null;
-    const value = key && project ? { key, project } : null;
+    const options = project ? projectOptionsFrom(await this.storage.projectOptions.get(project.id)) : null;
+    const value = key && project && options ? { key, project, options, filter: compileFilters(options.filters) } : null;
     if (generation !== this.generation) return value;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(publicKey, { value, expires: now + (value ? this.ttlMs : Math.min(this.ttlMs, 5_000)) });

@@ -2,6 +2,7 @@ import { AppError } from "../errors";
 import { INTERNAL_ITEM_TYPES, type ItemRegistry } from "../items";
 import { processEventPayload } from "../items/event";
 import { eventJsonWithoutDisplayParts } from "../items/event-json";
+import { scrubbedText, scrubberOf } from "../items/scrub";
 import { outcome, type ItemContext, type ItemResult } from "../items/types";
 import type { IngestRecord } from "../model";
 import type { JsonObject } from "../processing/normalize-values";
@@ -98,7 +99,9 @@ export function processStoreBody(body: Buffer, maxEventBytes: number, context: I
     throw new AppError("payload_too_large", `envelope exceeded size limits for type 'event' (${SIZE_LIMITS_LINK})`);
   }
   const sdkJson = body.toString("utf8");
-  let raw: unknown = eventJsonWithoutDisplayParts(body);
+  const scrubber = scrubberOf(context);
+  // Scrubbing reads the whole event; without it the display-only parts need only be valid (event-json.ts).
+  let raw: unknown = scrubber ? undefined : eventJsonWithoutDisplayParts(body);
   try {
     raw ??= JSON.parse(sdkJson);
   } catch (error) {
@@ -107,7 +110,8 @@ export function processStoreBody(body: Buffer, maxEventBytes: number, context: I
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new AppError("bad_request", "invalid JSON data: the event must be a JSON object");
   }
-  const result = processEventPayload(raw as JsonObject, sdkJson, context, registry.symbolicator ?? null);
+  const text = scrubber ? scrubbedText(raw as JsonObject, sdkJson, scrubber) : sdkJson;
+  const result = processEventPayload(raw as JsonObject, text, context, registry.symbolicator ?? null);
   const answer = (done: ItemResult): Processed => ({ records: done.records, eventId: done.eventId ?? null });
   return result instanceof Promise ? result.then(answer) : answer(result);
 }

@@ -1,6 +1,7 @@
 import { AppError } from "../errors";
 import type { ItemRegistry } from "../items";
 import type { ItemContext } from "../items/types";
+import type { IngestRecord } from "../model";
 import type { EnvelopeItem } from "./envelope";
 import { processEnvelopeOrDefer, processStoreBody, type Processed } from "./pipeline";
 import type { GroupCommitWriter } from "./writer";
@@ -22,6 +23,8 @@ export interface IngestSink {
    * (429/503).
    */
   ingest(job: IngestJob): Promise<string | null>;
+  /** Commits outcome records of a refused request (rate-limited, filtered). */
+  recordOutcomes(records: IngestRecord[]): Promise<void>;
   /** Commits everything accepted so far; afterwards the sink refuses jobs with 503. */
   close(): Promise<void>;
 }
@@ -57,6 +60,10 @@ export function inProcessSink(registry: ItemRegistry, writer: GroupCommitWriter,
       const { committed, eventId } = started instanceof Promise ? await started : started;
       await committed;
       return eventId;
+    },
+    async recordOutcomes(records) {
+      if (closed) return;
+      await writer.submit(records);
     },
     close() {
       closed = true;

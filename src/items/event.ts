@@ -5,6 +5,8 @@ import { sdkEventPayload } from "../processing/stored-event";
 import type { SourceMapNote } from "../processing/types";
 import type { Symbolicator } from "../symbolication/symbolicator";
 import { eventJsonOf } from "./event-json";
+import { scrubbedText, scrubberOf } from "./scrub";
+import { jsonObjectOfText } from "./telemetry-values";
 import type { EnvelopeItem } from "../ingest/envelope";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
 
@@ -23,7 +25,7 @@ export function processEventPayload(
   symbolicator: Symbolicator | null,
 ): ItemResult | Promise<ItemResult> {
   if (symbolicator?.wants(raw, context.projectId, context.receivedAt)) return resolvedEventPayload(sdkJson, context, symbolicator);
-  return eventRecords(raw, sdkJson, context, undefined);
+  return eventRecords(raw, sdkJson, context, symbolicator?.notesWithoutArtifacts(raw, context.projectId, context.receivedAt));
 }
 
 /**
@@ -33,7 +35,8 @@ export function processEventPayload(
 async function resolvedEventPayload(sdkJson: string, context: ItemContext, symbolicator: Symbolicator): Promise<ItemResult> {
   const full = JSON.parse(sdkJson) as JsonObject;
   const notes = await symbolicator.resolve(full, context.projectId, context.receivedAt);
-  return notes === null ? eventRecords(full, sdkJson, context, undefined) : eventRecords(full, JSON.stringify(full), context, notes);
+  if (notes === null) return eventRecords(full, sdkJson, context, symbolicator.notesWithoutArtifacts(full, context.projectId, context.receivedAt));
+  return eventRecords(full, JSON.stringify(full), context, notes);
 }
 
 /** The synchronous path alone, for events that never need source maps (self-monitoring's own). */
@@ -50,6 +53,8 @@ function eventRecords(raw: JsonObject, sdkJson: string, context: ItemContext, so
     userAgent: context.userAgent,
   };
   const event = indexedEventOf(raw, normalizeContext);
+  const filtered = context.eventFilter?.(event, context);
+  if (filtered) return { records: [outcome(context, "filtered", CATEGORY, filtered)] };
   return {
     eventId: event.event_id,
     records: [
@@ -67,14 +72,29 @@ function eventRecords(raw: JsonObject, sdkJson: string, context: ItemContext, so
 }
 
 /**
+ * The event's JSON as ingest processes it and the text it stores. With data scrubbing (the default)
+ * the whole payload is parsed and scrubbed first, breadcrumbs and extra included; the SDK's own
+ * text is stored when nothing was filtered. Without, the display-only parts need only be valid
+ * JSON (event-json.ts). Undefined when the payload is not a JSON object.
+ */
+export function ingestJsonOf(payload: Buffer, sdkJson: string, context: ItemContext): { raw: JsonObject; text: string } | undefined {
+  const scrubber = scrubberOf(context);
+  if (!scrubber) {
+    const raw = eventJsonOf(payload, sdkJson);
+    return raw && { raw, text: sdkJson };
+  }
+  const raw = jsonObjectOfText(sdkJson);
+  return raw && { raw, text: scrubbedText(raw, sdkJson, scrubber) };
+}
+
+/**
  * `event` items: invalid JSON drops this item only (outcome `invalid_json`), as Relay does. `process`
  * never resolves source maps; the pipeline calls `processOrDefer`, which does when a symbolicator is set.
  */
 export const eventItem = (maxBytes: number, symbolicator: Symbolicator | null = null): ItemProcessor => {
   const run = (item: EnvelopeItem, context: ItemContext, resolver: Symbolicator | null) => {
-    const sdkJson = item.payload.toString("utf8");
-    const raw = eventJsonOf(item.payload, sdkJson);
-    return raw ? processEventPayload(raw, sdkJson, context, resolver) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
+    const json = ingestJsonOf(item.payload, item.payload.toString("utf8"), context);
+    return json ? processEventPayload(json.raw, json.text, context, resolver) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
   };
   return {
     category: CATEGORY,

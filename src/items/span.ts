@@ -15,6 +15,7 @@
  */
 import type { ReadIngestRecord, SpanContainerRecord, SpanData } from "../model";
 import { measurementsOf, measurementValues, spanDataOfV1, spanDataOfV2, v1SpanOf } from "./span-data";
+import { scrubberForSettings, scrubberOf, scrubInPlace } from "./scrub";
 import { clockDriftOf, isObject, jsonObjectOf, jsonObjectOfText, MAX_SECS_IN_FUTURE, textOf } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
 
@@ -85,7 +86,9 @@ function processContainer(payload: unknown, itemCount: unknown, context: SpanCon
 export function readSpanContainer(record: SpanContainerRecord): ReadIngestRecord[] {
   const context = { projectId: record.projectId, receivedAt: record.receivedAt };
   try {
-    return processContainer(jsonObjectOfText(record.json), record.itemCount, context, record.shift, record.sdkName).records;
+    const payload = jsonObjectOfText(record.json);
+    if (payload) scrubInPlace(payload, scrubberForSettings(record.privacy));
+    return processContainer(payload, record.itemCount, context, record.shift, record.sdkName).records;
   } catch {
     return [outcome(context, "invalid", CATEGORY, "internal")];
   }
@@ -122,9 +125,13 @@ export const spanItem = (): ItemProcessor => ({
         kind: "span_container", projectId: context.projectId, json: item.payload.toString("utf8"),
         itemCount: item.headers.item_count, receivedAt: context.receivedAt, shift: clockDriftOf(context), sdkName: sdkNameOf(context),
       };
+      // Absent when nobody looked the settings up: the defaults apply where it is read.
+      if (context.scrubber !== undefined) container.privacy = context.scrubber?.privacy ?? null;
       return { records: [container] };
     }
     const payload = jsonObjectOf(item);
-    return payload ? processV1(payload, context) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
+    if (!payload) return { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
+    scrubInPlace(payload, scrubberOf(context));
+    return processV1(payload, context);
   },
 });

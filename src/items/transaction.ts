@@ -13,6 +13,7 @@
 import { normalizeEvent } from "../processing/normalize";
 import type { SpanData, TransactionPayload, TransactionSpan } from "../model";
 import { measurementsOf, measurementValues, spanDataOfV1, spanTimesOf, v1SpanOf, type SpanContext } from "./span-data";
+import { scrubberOf, scrubInPlace } from "./scrub";
 import { hexIdOf, isObject, jsonObjectOf, textOf, timestampOf, type JsonObject } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
 
@@ -132,6 +133,8 @@ export const transactionItem = (maxBytes: number): ItemProcessor => ({
   maxBytes,
   process(item, context) {
     const raw = jsonObjectOf(item);
-    return raw ? processTransaction(raw, context) : rejected(context, "invalid_json", 0);
+    if (!raw) return rejected(context, "invalid_json", 0);
+    scrubInPlace(raw, scrubberOf(context));
+    return processTransaction(raw, context);
   },
 });

@@ -1,5 +1,7 @@
 import type { EnvelopeHeaders, EnvelopeItem } from "../ingest/envelope";
 import type { IngestRecord } from "../model";
+import type { IndexedEvent } from "../processing/types";
+import type { Scrubber } from "../processing/scrub/scrubber";
 
 export interface ItemContext {
   projectId: string;
@@ -8,7 +10,17 @@ export interface ItemContext {
   receivedAt: number;
   clientIp: string | undefined;
   userAgent: string | undefined;
+  /** The project's inbound filters (src/ingest/inbound-filters.ts); absent when none is on. */
+  eventFilter?: EventFilter | undefined;
+  /**
+   * The project's data scrubbing (src/items/scrub.ts); null: its settings scrub nothing. Absent
+   * where nobody looked the settings up (tests, benchmarks): the defaults apply, never none.
+   */
+  scrubber?: Scrubber | null;
 }
+
+/** An event's reason to be dropped (an outcome `filtered` reason), or null to keep it. */
+export type EventFilter = (event: IndexedEvent, client: { clientIp: string | undefined; userAgent: string | undefined }) => string | null;
 
 export interface ItemResult {
   records: IngestRecord[];

@@ -9,3 +9,4 @@ export * from "./projects";
 export * from "./telemetry";
 export * from "./artifacts";
 export * from "./releases";
+export * from "./privacy";

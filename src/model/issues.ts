@@ -43,6 +43,8 @@ export interface IssueQuery {
   status?: IssueStatus;
   level?: Level;
   release?: string;
+  /** Only issues first seen in this release (the release page's "new issues"). */
+  firstRelease?: string;
   environment?: string;
   /** Free text: matched case-insensitively against title, culprit and short id; or an exact tag `key:value`. */
   text?: string;

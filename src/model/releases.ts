@@ -2,6 +2,8 @@
  * Releases as sentry-cli and the UI see them: made explicitly (`releases new`), or implicitly by the
  * `release` of events, sessions and spans (ReleaseActivity, derived at read time from telemetry).
  */
+import type { ArtifactKind } from "./artifacts";
+
 export type ReleaseStatus = "open" | "archived";
 
 export interface Release {
@@ -82,6 +84,9 @@ export interface ReleaseFile {
   dist: string | null;
   /** The file's URL, e.g. "~/static/app.min.js". */
   name: string;
+  kind: ArtifactKind;
+  /** From a `debug-id` header or the file's `debugId` comment; null when none. */
+  debugId: string | null;
   sha1: string;
   size: number;
   headers: Record<string, string>;

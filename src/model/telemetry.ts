@@ -6,6 +6,7 @@
  */
 import type { NormalizedEvent } from "../processing/types";
 import type { OutcomeKind } from "./ingest";
+import type { EffectivePrivacy } from "./privacy";
 
 /**
  * Sentry's `session.status` groups, mildest first: a session (or a user, over all their sessions)
@@ -160,6 +161,8 @@ export interface SpanContainerRecord {
   /** Seconds to add to the client's timestamps (clock drift). */
   shift: number;
   sdkName: string | null;
+  /** The project's data scrubbing settings, applied where the container is read; null: none; absent: the defaults. */
+  privacy?: EffectivePrivacy | null;
 }
 
 export type TelemetryRecordResult =

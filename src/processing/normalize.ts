@@ -87,6 +87,7 @@ function normalize(raw: unknown, ctx: NormalizeContext, full: boolean): IndexedE
   });
   // Read after every part above was normalised: each may have cut something.
   if (full && Object.keys(notes.trimmed).length > 0) Object.assign(event, { trimmed: notes.trimmed });
+  if (full && isObject(raw._meta)) Object.assign(event, { _meta: raw._meta });
   const userAgent = ownUserAgentOf(request) ?? ctx.userAgent;
   // Added to the object `compact` made, not `{ ...event, tags }`: a spread given more properties gets
   // a hidden class of its own per event in Node 20's V8 (src/ingest/cors.ts, corsHeadersWith).

@@ -164,13 +164,18 @@ export interface NormalizedEvent {
   errors: ProcessingNote[];
   /** How many items each limit cut, by field path ("tags", "breadcrumbs", "extra", ...); absent when none. */
   trimmed?: Record<string, number>;
+  /**
+   * What data scrubbing changed, as Sentry's `_meta`: a tree shaped like the SDK's payload with
+   * `{"": {"rem": [[rule, type, start?, end?]], "len"?}}` at each changed value (src/processing/scrub).
+   */
+  _meta?: Record<string, unknown>;
 }
 
 /**
  * What ingest normalises to group, tag and count an event. The display-only parts are normalised
  * when the event is read, from the SDK payload ingest stores (stored-event.ts).
  */
-export type IndexedEvent = Omit<NormalizedEvent, "breadcrumbs" | "extra" | "modules" | "errors" | "trimmed">;
+export type IndexedEvent = Omit<NormalizedEvent, "breadcrumbs" | "extra" | "modules" | "errors" | "trimmed" | "_meta">;
 
 export type GroupingStrategy = "fingerprint" | "stacktrace" | "exception" | "message" | "fallback";
 

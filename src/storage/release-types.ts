@@ -111,6 +111,7 @@ export interface ArtifactStore extends ArtifactLookup {
   deleteBundle(organizationId: string, bundleId: string): Promise<boolean>;
   /** conflict AppError when the project already has this release + dist + name. */
   saveReleaseFile(input: NewReleaseFile): Promise<ReleaseFile>;
-  listReleaseFiles(projectId: string, release: string): Promise<ReleaseFile[]>;
+  /** The project's files of one release, or (no release) of every release: by release, then name. */
+  listReleaseFiles(projectId: string, release?: string): Promise<ReleaseFile[]>;
   deleteReleaseFile(projectId: string, id: string): Promise<boolean>;
 }

@@ -21,8 +21,10 @@ import type {
   OutcomeSeriesQuery,
   OutcomeTotal,
   Page,
+  PrivacySettings,
   Project,
   ProjectKey,
+  KeyRateLimit,
   StoredEvent,
   TagDistribution,
 } from "../model";
@@ -54,6 +56,33 @@ export interface ProjectKeyRepo {
   create(input: { projectId: string; label: string }): Promise<ProjectKey>;
   listByProject(projectId: string): Promise<ProjectKey[]>;
   getByPublicKey(publicKey: string): Promise<ProjectKey | null>;
+  /** Changes a key of this project (by public key); null when it has no such key. Every process's key cache forgets it. */
+  update(projectId: string, publicKey: string, patch: { label?: string; isActive?: boolean; rateLimit?: KeyRateLimit | null }): Promise<ProjectKey | null>;
+  /** Revokes (deletes) a key of this project; false when it has no such key. */
+  remove(projectId: string, publicKey: string): Promise<boolean>;
+}
+
+/** Sentry's project options, one JSON value per name; writes reach every process's key cache. */
+export interface ProjectOptionsRepo {
+  get(projectId: string): Promise<Record<string, unknown>>;
+  set(projectId: string, name: string, value: unknown): Promise<void>;
+}
+
+/** Events counted against per-key rate limits, per window. */
+export interface KeyRateCounter {
+  /** Adds `amount` to the key's count for the window starting at `windowStart` (Unix s); resolves with the new count. */
+  add(keyId: string, windowStart: number, amount: number): Promise<number>;
+}
+
+/**
+ * Data scrubbing settings (src/model/privacy.ts). A scope without a row has the defaults. Writes
+ * announce themselves like key changes, so every process's ingest cache hears of them.
+ */
+export interface PrivacyRepo {
+  getForOrganization(organizationId: string): Promise<PrivacySettings>;
+  getForProject(projectId: string): Promise<PrivacySettings>;
+  setForOrganization(organizationId: string, settings: PrivacySettings): Promise<void>;
+  setForProject(projectId: string, settings: PrivacySettings): Promise<void>;
 }
 
 export interface IssueRepo {
@@ -121,6 +150,10 @@ export interface Storage {
   organizations: OrganizationRepo;
   projects: ProjectRepo;
   keys: ProjectKeyRepo;
+  projectOptions: ProjectOptionsRepo;
+  keyRates: KeyRateCounter;
+  /** Data scrubbing settings per organisation and project. */
+  privacy: PrivacyRepo;
   issues: IssueRepo;
   events: EventRepo;
   ingest: IngestStore;

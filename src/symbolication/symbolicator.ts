@@ -18,6 +18,15 @@ import type { MapResolver } from "./sourcemap.main";
 
 type Located = Extract<LocatedMap, { ok: true }>;
 
+/**
+ * Why the JavaScript frames of an event stay as sent when its project has no upload at all: said
+ * once for the event (in its `errors`), without a query or rewriting the frames, so that such
+ * events keep the synchronous path and still say why.
+ */
+const NO_ARTIFACTS: SourceMapNote[] = [
+  note("js_no_source", "the project has no uploaded source maps (no artifact bundle or release file), so its JavaScript frames stay as sent", {}),
+];
+
 /** A task's `located` until its lookup answered (replaced before anything reads it). */
 const PENDING: LocatedMap = { ok: false, note: { type: "js_no_source", reason: "not looked up yet", data: {} } };
 
@@ -49,6 +58,15 @@ export class Symbolicator {
   /** Whether `resolve` may change the event: false for events without JavaScript frames (synchronous, allocation-free). */
   wants(raw: JsonObject, projectId: string, now: number): boolean {
     return this.presence.mayHave(projectId, now) && hasResolvableFrames(raw);
+  }
+
+  /**
+   * For an event `wants` turned down (or `resolve` answered null): the note saying why its JavaScript
+   * frames stay as sent. Browser events only: a Node service usually runs its sources unbundled, and
+   * a note on each of its events would be noise.
+   */
+  notesWithoutArtifacts(raw: JsonObject, projectId: string, now: number): SourceMapNote[] | undefined {
+    return raw.platform === "javascript" && !this.presence.mayHave(projectId, now) && hasResolvableFrames(raw) ? NO_ARTIFACTS : undefined;
   }
 
   /**

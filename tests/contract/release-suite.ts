@@ -213,7 +213,7 @@ export function releaseContract(engine: string, factory: EngineFactory): void {
       const base = { organizationId: acme.id, projectId: web.id, release: "1.0", name: "~/app.js", kind: "minified_source" as const, debugId: null, sourceMapRef: "app.js.map", headers: { Sourcemap: "app.js.map" }, bytes, sha1: sha1(bytes) };
       const plain = await artifacts.saveReleaseFile({ ...base, dist: null });
       const withDist = await artifacts.saveReleaseFile({ ...base, dist: "42" });
-      assert.deepEqual(plain, { id: plain.id, organizationId: acme.id, projectId: web.id, release: "1.0", dist: null, name: "~/app.js", sha1: sha1(bytes), size: bytes.length, headers: { Sourcemap: "app.js.map" }, dateCreated: plain.dateCreated });
+      assert.deepEqual(plain, { id: plain.id, organizationId: acme.id, projectId: web.id, release: "1.0", dist: null, name: "~/app.js", kind: "minified_source", debugId: null, sha1: sha1(bytes), size: bytes.length, headers: { Sourcemap: "app.js.map" }, dateCreated: plain.dateCreated });
       await assert.rejects(artifacts.saveReleaseFile({ ...base, dist: null }), (error: unknown) => error instanceof AppError && error.code === "conflict" && /~\/app\.js/.test(error.message));
       const byNull = await artifacts.byReleaseUrl(web.id, "1.0", null, ["~/app.js"]);
       assert.deepEqual(byNull.map((f) => [f.url, f.kind, f.sourceMapRef, f.origin]), [["~/app.js", "minified_source", "app.js.map", { kind: "release_file", release: "1.0", dist: null }]]);
@@ -222,6 +222,11 @@ export function releaseContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(await artifacts.content(plain.sha1), bytes);
       assert.equal(await artifacts.hasArtifacts(web.id), true);
       assert.deepEqual((await artifacts.listReleaseFiles(web.id, "1.0")).map((f) => f.id), [plain.id, withDist.id]);
+      // Without a release: every release's files of the project (the settings page), by release then name.
+      const other = await artifacts.saveReleaseFile({ ...base, release: "0.9", dist: null, debugId: DEBUG_ID });
+      assert.deepEqual((await artifacts.listReleaseFiles(web.id)).map((f) => [f.release, f.id, f.debugId]), [["0.9", other.id, DEBUG_ID], ["1.0", plain.id, null], ["1.0", withDist.id, null]]);
+      assert.deepEqual(await artifacts.listReleaseFiles(api.id), []);
+      assert.equal(await artifacts.deleteReleaseFile(web.id, other.id), true);
       assert.equal(await artifacts.deleteReleaseFile(api.id, plain.id), false);
       assert.equal(await artifacts.deleteReleaseFile(web.id, plain.id), true);
       assert.deepEqual((await artifacts.listReleaseFiles(web.id, "1.0")).map((f) => f.id), [withDist.id]);

@@ -71,7 +71,7 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       assert.equal(await storage.projects.getById("not-a-number"), null);
       const key = await storage.keys.create({ projectId: project.id, label: "Default" });
       assert.match(key.publicKey, /^[0-9a-f]{32}$/);
-      assert.deepEqual(key, { id: key.id, projectId: project.id, label: "Default", publicKey: key.publicKey, isActive: true, dateCreated: key.dateCreated });
+      assert.deepEqual(key, { id: key.id, projectId: project.id, label: "Default", publicKey: key.publicKey, isActive: true, dateCreated: key.dateCreated, rateLimit: null });
       assert.deepEqual(await storage.keys.getByPublicKey(key.publicKey), key);
       assert.deepEqual(await storage.keys.listByProject(project.id), [key]);
       assert.equal(await storage.keys.getByPublicKey("0".repeat(32)), null);
@@ -121,6 +121,10 @@ export function storageContract(engine: string, factory: EngineFactory): void {
         groupingConfig: "test:1", status: "unresolved", substatus: "new", firstSeen: NOW - 2 * HOUR, lastSeen: NOW,
         count: 3, userCount: 2, firstRelease: "1.0", lastRelease: "1.1",
       });
+      // The release page's "first seen in": by first release only, not by any release the issue was seen in.
+      const firstSeenIn = async (firstRelease: string) => (await storage.issues.query({ projectIds: [project.id], sort: "new", limit: 10, now: NOW, firstRelease })).items.map((issue) => issue.id);
+      assert.deepEqual(await firstSeenIn("1.0"), [issueId]);
+      assert.deepEqual(await firstSeenIn("1.1"), []);
       const page = await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 10, now: NOW });
       const expectedStats = new Array<number>(24).fill(0);
       expectedStats[21] = 1;

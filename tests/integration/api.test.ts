@@ -480,6 +480,8 @@ describe("events", () => {
       trust: null,
       errors: null,
       vars: null,
+      // What source-map resolution noted on the frame (resolved with what, or why not); none here.
+      data: null,
     };
   };
 
@@ -516,6 +518,8 @@ describe("events", () => {
     sdk: { name: "sentry.javascript.node", version: "11.12.0" },
     context: {},
     packages: fixture.modules,
+    // Nothing in this fixture is filtered by data scrubbing.
+    _meta: {},
     entries: [
       {
         type: "exception",

@@ -126,6 +126,15 @@ const throwaway = async (principal: Principal): Promise<Record<string, string>> 
   return { tokenId: token.kind === "token" ? token.tokenId : "" };
 };
 
+/** A fresh key of alpha's project for each revocation (404 cases name a key that exists too). */
+const throwawayKey = async (): Promise<Record<string, string>> => {
+  const key = await server.withStorage(async (storage) => {
+    const project = (await storage.projects.getBySlug((await storage.organizations.getBySlug("default"))!.id, "alpha-app"))!;
+    return storage.keys.create({ projectId: project.id, label: "throwaway" });
+  });
+  return { org: "default", project: "alpha-app", keyId: key.publicKey };
+};
+
 /** A release of alpha's project, made once, for the routes that name one. */
 let matrixRelease: Promise<void> | null = null;
 const alphaRelease = async (): Promise<Record<string, string>> => {
@@ -340,6 +349,31 @@ const CASES: Record<RouteKey, RouteCase> = {
     success: 200, alphaBound: true, params: (f) => ({ org: "default", project: "alpha-app", eventId: f.alpha.eventId }),
     check: sameAsOwner("GET /api/0/issues/{issueId}/events/{eventId}/"),
   },
+  "GET /api/0/organizations/{org}/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) => {
+      const body = answer.body as { slug: string; dataScrubber: boolean; sensitiveFields: string[] };
+      assert.equal(body.slug, "default");
+      assert.equal(body.dataScrubber, true);
+      assert.ok(Array.isArray(body.sensitiveFields));
+    },
+  },
+  "PUT /api/0/organizations/{org}/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }), body: (n) => ({ sensitiveFields: [`matrix_field_${n}`] }),
+    check: (answer) => assert.match((answer.body as { sensitiveFields: string[] }).sensitiveFields[0] ?? "", /^matrix_field_\d+$/),
+  },
+  "GET /api/0/projects/{org}/{project}/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    check: (answer) => {
+      const body = answer.body as { slug: string; dataScrubberDefaults: boolean; relayPiiConfig: string | null };
+      assert.equal(body.slug, "alpha-app");
+      assert.equal(body.dataScrubberDefaults, true);
+    },
+  },
+  "PUT /api/0/projects/{org}/{project}/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }), body: (n) => ({ safeFields: [`matrix_safe_${n}`] }),
+    check: (answer) => assert.match((answer.body as { safeFields: string[] }).safeFields[0] ?? "", /^matrix_safe_\d+$/),
+  },
   "GET /api/0/projects/{org}/{project}/keys/": {
     success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
     check: (answer, _principal, f) => {
@@ -355,6 +389,29 @@ const CASES: Record<RouteKey, RouteCase> = {
       const key = answer.body as { label: string; projectId: number; isActive: boolean };
       assert.deepStrictEqual([key.label.startsWith("matrix key "), key.projectId, key.isActive], [true, Number(f.alpha.id), true]);
     },
+  },
+  "GET /api/0/projects/{org}/{project}/keys/{keyId}/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", project: "alpha-app", keyId: f.alpha.publicKey }),
+    check: (answer, _principal, f) => assert.equal((answer.body as { public: string }).public, f.alpha.publicKey),
+  },
+  "PUT /api/0/projects/{org}/{project}/keys/{keyId}/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", project: "alpha-app", keyId: f.alpha.publicKey }), body: (n) => ({ name: `matrix key ${n}` }),
+    check: (answer) => {
+      const key = answer.body as { name: string; isActive: boolean };
+      assert.deepStrictEqual([key.name.startsWith("matrix key "), key.isActive], [true, true]);
+    },
+  },
+  "DELETE /api/0/projects/{org}/{project}/keys/{keyId}/": {
+    success: 204, alphaBound: true, params: () => throwawayKey(),
+    check: (answer) => assert.equal(answer.body, null),
+  },
+  "GET /api/0/projects/{org}/{project}/filters/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    check: (answer) => assert.deepStrictEqual((answer.body as { id: string }[]).map((filter) => filter.id), ["browser-extensions", "localhost", "legacy-browsers", "web-crawlers"]),
+  },
+  "PUT /api/0/projects/{org}/{project}/filters/{filterId}/": {
+    success: 204, alphaBound: true, params: () => ({ org: "default", project: "alpha-app", filterId: "web-crawlers" }), body: () => ({ active: false }),
+    check: (answer) => assert.equal(answer.body, null),
   },
   "POST /api/0/teams/{org}/{team}/projects/": {
     success: 201, alphaBound: false, params: () => ({ org: "default", team: "alpha" }), body: (n) => ({ name: `Matrix ${n}`, slug: `matrix-${n}` }),

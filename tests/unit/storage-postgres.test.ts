@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import pg from "pg";
 import { accountsContract } from "../contract/accounts-suite";
+import { keyControlsContract } from "../contract/key-controls-suite";
+import { privacyContract } from "../contract/privacy-suite";
 import { releaseContract } from "../contract/release-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
 import { telemetryContract } from "../contract/telemetry-suite";
@@ -36,6 +38,8 @@ if (await postgresForTests("storage contract: postgres")) {
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);
+  keyControlsContract("postgres", postgres);
+  privacyContract("postgres", postgres);
 }
 
 if (await postgresForTests("postgres engine specifics")) {

@@ -266,6 +266,14 @@ describe("source-map resolution", () => {
     assert.equal(symbolicator.wants(raw, PROJECT, NOW), false, "known to have none");
     assert.equal(symbolicator.wants(raw, PROJECT, NOW + 11_000), true, "a 'no' is trusted 10 s only");
     assert.deepEqual(lookup.calls, [`hasArtifacts ${PROJECT}`]);
+    // Still, a browser event says why its frames stay as sent; a Node one (usually unbundled) and a Python one say nothing.
+    const browser = { ...raw, platform: "javascript" };
+    assert.deepEqual(symbolicator.notesWithoutArtifacts(browser, PROJECT, NOW)?.map((note) => note.reason), [
+      "the project has no uploaded source maps (no artifact bundle or release file), so its JavaScript frames stay as sent",
+    ]);
+    assert.equal(symbolicator.notesWithoutArtifacts(raw, PROJECT, NOW), undefined);
+    assert.equal(symbolicator.notesWithoutArtifacts(python, PROJECT, NOW), undefined);
+    assert.equal(symbolicator.notesWithoutArtifacts(browser, PROJECT, NOW + 11_000), undefined, "unknown again: resolve will look");
   });
 
   it("asks storage once per file for a burst of events, and sees an announced upload at once", async () => {

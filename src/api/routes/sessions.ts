@@ -15,7 +15,7 @@ import { getSessionStats } from "../../services/telemetry/session-stats";
 import { SESSION_HEALTH, type Project, type SessionGroupKey, type SessionHealth, type SessionStatsRow } from "../../model";
 import { json } from "../handle";
 import { searchFiltersOf } from "../search-filters";
-import { intervalsOf, isoSeconds, statsWindowOf } from "../stats-window";
+import { intervalsOf, isoSeconds, statsWindowOf } from "../../services/telemetry/stats-window";
 
 const FIELDS = ["sum(session)", "count_unique(user)", "crash_free_rate(session)", "crash_free_rate(user)"] as const;
 type SessionField = (typeof FIELDS)[number];

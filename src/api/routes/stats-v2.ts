@@ -11,18 +11,14 @@
  */
 import { AppError } from "../../errors";
 import { getRuntime } from "../../runtime";
-import { getOutcomeStats } from "../../services/telemetry/outcome-stats";
-import type { OutcomeHour, OutcomeKind, Project } from "../../model";
+import { getOutcomeStats, OUTCOME_KINDS as OUTCOMES, statsCategory as apiCategory } from "../../services/telemetry/outcome-stats";
+import type { OutcomeHour, Project } from "../../model";
 import { json } from "../handle";
-import { intervalsOf, isoSeconds, statsWindowOf } from "../stats-window";
+import { intervalsOf, isoSeconds, statsWindowOf } from "../../services/telemetry/stats-window";
 
 const FIELD = "sum(quantity)";
 const GROUP_BY = ["outcome", "category", "reason", "project"] as const;
 type OutcomeGroupBy = (typeof GROUP_BY)[number];
-const OUTCOMES: readonly OutcomeKind[] = ["accepted", "filtered", "rate_limited", "invalid", "client_discard", "unsupported"];
-const ERROR_CATEGORIES = new Set(["default", "error", "security"]);
-
-const apiCategory = (category: string) => (ERROR_CATEGORIES.has(category) ? "error" : category);
 
 function byValue(key: OutcomeGroupBy, row: OutcomeHour): string | number | null {
   switch (key) {

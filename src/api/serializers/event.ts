@@ -68,6 +68,8 @@ export interface EventJson {
   packages: Record<string, string>;
   entries: EntryJson[];
   errors: { type: string; message: string; data: Record<string, unknown> }[];
+  /** What data scrubbing changed, as Sentry's `_meta` remarks; paths are the SDK payload's (src/processing/scrub). */
+  _meta: Record<string, unknown>;
   fingerprints: string[];
   crashFile: null;
   userReport: null;
@@ -116,7 +118,7 @@ function serializeTags(tags: [string, string][]): TagJson[] {
 }
 
 /** The part of the event JSON that every kind of event (error or transaction) serves the same way. */
-export function eventBody(event: NormalizedEvent): Pick<EventJson, "dist" | "release" | "tags" | "user" | "contexts" | "sdk" | "context" | "packages" | "errors"> {
+export function eventBody(event: NormalizedEvent): Pick<EventJson, "dist" | "release" | "tags" | "user" | "contexts" | "sdk" | "context" | "packages" | "errors" | "_meta"> {
   return {
     dist: event.dist ?? null,
     release: event.release ? { version: event.release } : null,
@@ -127,6 +129,7 @@ export function eventBody(event: NormalizedEvent): Pick<EventJson, "dist" | "rel
     context: event.extra ?? {},
     packages: event.modules ?? {},
     errors: event.errors.map(serializeError),
+    _meta: event._meta ?? {},
   };
 }
 

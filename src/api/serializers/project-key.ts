@@ -15,7 +15,7 @@ export interface ProjectKeyJson {
   secret: null;
   projectId: number;
   isActive: boolean;
-  rateLimit: null;
+  rateLimit: { window: number; count: number } | null;
   dateCreated: string;
   dsn: { secret: string; public: string; csp: string; security: string; minidump: string; nel: string; unreal: string };
 }
@@ -34,7 +34,7 @@ export function serializeProjectKey(key: ProjectKey, publicUrl: string): Project
     secret: null,
     projectId: Number(key.projectId),
     isActive: key.isActive,
-    rateLimit: null,
+    rateLimit: key.rateLimit ? { window: key.rateLimit.window, count: key.rateLimit.count } : null,
     dateCreated: isoDate(key.dateCreated),
     dsn: {
       secret: dsn,

@@ -7,7 +7,7 @@
  * another organisation, or its projects, issues and events, exist.
  */
 import { AppError } from "../../errors";
-import { allows, allowsAny, describeScopes, effectiveScopes, type Role, type Scope } from "../../auth/scopes";
+import { allowsAny, describeScopes, effectiveScopes, type Role, type Scope } from "../../auth/scopes";
 import type { ApiToken, LoginSession, Member, Organization, Project, User } from "../../model";
 import type { Storage } from "../../storage/types";
 import { resolveOrganization } from "../organizations/resolve";
@@ -41,8 +41,9 @@ export async function accessToOrganization(storage: Storage, principal: Principa
   return accessTo(storage, principal, organization);
 }
 
-export function hasScope(access: Access, scope: Scope): boolean {
-  return allows(access.scopes, scope);
+/** `scope`: one scope, or a list of which any one will do. */
+export function hasScope(access: Access, scope: Scope | readonly Scope[]): boolean {
+  return allowsAny(access.scopes, scope);
 }
 
 /** `scope`: one scope, or a list of which any one will do (the release routes). */

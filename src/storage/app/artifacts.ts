@@ -20,6 +20,8 @@ const toReleaseFile = (row: Selectable<ReleaseFilesTable>): ReleaseFile => ({
   release: row.release,
   dist: row.dist === "" ? null : row.dist,
   name: row.name,
+  kind: kindOf(row.kind),
+  debugId: row.debug_id,
   sha1: row.sha1,
   size: row.size,
   headers: JSON.parse(row.headers) as Record<string, string>,
@@ -258,11 +260,10 @@ export function appArtifacts(dialect: AppDialect, blobs: BlobStore): ArtifactSto
     },
 
     async listReleaseFiles(projectId, release) {
-      const rows = await db
-        .selectFrom("release_files")
-        .selectAll()
-        .where("project_id", "=", rowIdOf(projectId))
-        .where("release", "=", release)
+      let query = db.selectFrom("release_files").selectAll().where("project_id", "=", rowIdOf(projectId));
+      if (release !== undefined) query = query.where("release", "=", release);
+      const rows = await query
+        .orderBy("release")
         .orderBy("name")
         .orderBy("dist")
         .execute();

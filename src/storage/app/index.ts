@@ -4,7 +4,7 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
-import type { ArtifactStore, OrganizationRepo, ProjectKeyRepo, ProjectRepo, ReleaseRepo } from "../types";
+import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo } from "../types";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
@@ -15,6 +15,8 @@ import { appLoginSessions } from "./login-sessions";
 import { appLoginThrottle } from "./login-throttle";
 import { appMembers } from "./members";
 import { appOrganizations } from "./organizations";
+import { appProjectOptions } from "./project-options";
+import { appPrivacy } from "./privacy";
 import { appProjects } from "./projects";
 import { appReleases } from "./releases";
 import { appTeams } from "./teams";
@@ -25,6 +27,8 @@ export interface AppData {
   organizations: OrganizationRepo;
   projects: ProjectRepo;
   keys: ProjectKeyRepo;
+  projectOptions: ProjectOptionsRepo;
+  privacy: PrivacyRepo;
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
@@ -38,6 +42,8 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),
+    projectOptions: appProjectOptions(dialect),
+    privacy: appPrivacy(dialect),
     accounts: {
       users: appUsers(dialect),
       loginSessions: appLoginSessions(dialect),

@@ -34,6 +34,23 @@ export interface ProjectKeysTable {
   /** INTEGER 0/1 on SQLite, BOOLEAN on PostgreSQL. */
   is_active: Generated<number | boolean>;
   date_created: number;
+  /** Events per window; both NULL when the key has no rate limit (migrations sqlite/0010, postgres/0005). */
+  rate_limit_count: number | null;
+  rate_limit_window: number | null;
+}
+
+/** Sentry's project options by name; `value` is JSON. */
+export interface ProjectOptionsTable {
+  project_id: number;
+  name: string;
+  value: string;
+}
+
+/** PostgreSQL only: per-key rate-limit counters shared by every process (SQLite counts in memory). */
+export interface KeyRateCountsTable {
+  key_id: number;
+  window_start: number;
+  count: number;
 }
 
 export interface UsersTable {
@@ -235,10 +252,27 @@ export interface ArtifactBlobsTable {
   data: Buffer;
 }
 
+/** Data scrubbing settings (migrations/sqlite/0009_privacy.sql, migrations/postgres/0004_privacy.sql): PrivacySettings as JSON text. */
+export interface OrganizationPrivacyTable {
+  organization_id: number;
+  settings: string;
+  date_updated: number;
+}
+
+export interface ProjectPrivacyTable {
+  project_id: number;
+  settings: string;
+  date_updated: number;
+}
+
 export interface AppDatabase {
+  organization_privacy: OrganizationPrivacyTable;
+  project_privacy: ProjectPrivacyTable;
   organizations: OrganizationsTable;
   projects: ProjectsTable;
   project_keys: ProjectKeysTable;
+  project_options: ProjectOptionsTable;
+  key_rate_counts: KeyRateCountsTable;
   users: UsersTable;
   login_sessions: LoginSessionsTable;
   api_tokens: ApiTokensTable;

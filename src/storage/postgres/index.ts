@@ -1,4 +1,5 @@
 import { appData } from "../app";
+import { sqlKeyRates } from "../app/key-rates";
 import { tableBlobStore } from "../app/blobs";
 import { postgresDialect } from "../app/dialect";
 import type { Storage } from "../types";
@@ -29,6 +30,9 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     organizations: app.organizations,
     projects: app.projects,
     keys: app.keys,
+    projectOptions: app.projectOptions,
+    keyRates: sqlKeyRates(dialect),
+    privacy: app.privacy,
     issues: postgresIssues(db),
     events: postgresEvents(db),
     // Up to 3 batches in flight, never more than half the pool: the UI and API keep connections.

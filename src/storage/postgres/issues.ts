@@ -51,6 +51,7 @@ export function postgresIssues(db: PgDb): IssueRepo {
       const where: string[] = ["i.project_id = ANY($1::bigint[])"];
       if (query.status) where.push(`i.status = ${p(query.status)}`);
       if (query.level) where.push(`i.level = ${p(query.level)}`);
+      if (query.firstRelease) where.push(`i.first_release = ${p(query.firstRelease)}`);
       const tagFilters: [string, string][] = [];
       if (query.release) tagFilters.push(["release", query.release]);
       if (query.environment) tagFilters.push(["environment", query.environment]);

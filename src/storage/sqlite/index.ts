@@ -1,4 +1,5 @@
 import path from "node:path";
+import { memoryKeyRates } from "../app/key-rates";
 import { appData } from "../app";
 import { fileBlobStore } from "../app/blobs";
 import { sqliteDialect } from "../app/dialect";
@@ -50,6 +51,9 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     organizations: app.organizations,
     projects: app.projects,
     keys: app.keys,
+    projectOptions: app.projectOptions,
+    keyRates: memoryKeyRates(),
+    privacy: app.privacy,
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
     ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),

@@ -57,6 +57,10 @@ export function sqliteIssues(db: Db): IssueRepo {
         where.push("i.level = ?");
         params.push(query.level);
       }
+      if (query.firstRelease) {
+        where.push("i.first_release = ?");
+        params.push(query.firstRelease);
+      }
       const tagFilters: [string, string][] = [];
       if (query.release) tagFilters.push(["release", query.release]);
       if (query.environment) tagFilters.push(["environment", query.environment]);

@@ -1,7 +1,7 @@
 import { requestNow } from "@/components/request-now";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AppShell, issuesHref, keysHref } from "@/components/app-shell";
+import { AppShell, issuesHref, keysHref, statsHref } from "@/components/app-shell";
 import { CreateProjectForm } from "@/components/create-project-form";
 import { formatCount } from "@/components/format";
 import { Card, EmptyState, RelativeTime } from "@/components/ui";
@@ -88,7 +88,12 @@ function ProjectCard({ summary, organizationSlug, now }: { summary: ProjectSumma
         <dl className="mt-4 grid grid-cols-3 gap-2 text-center">
           <Metric label="Unresolved" value={`${formatCount(summary.unresolvedIssues)}${summary.unresolvedCapped ? "+" : ""}`} />
           <Metric label="Errors 30d" value={formatCount(summary.acceptedErrors30d)} />
-          <Metric label="Dropped 30d" value={formatCount(summary.dropped30d)} />
+          <Metric
+            label="Dropped 30d"
+            value={formatCount(summary.dropped30d)}
+            href={statsHref(organizationSlug, { project: project.id, statsPeriod: "30d" })}
+            linkLabel={`Dropped in 30 days: ${summary.dropped30d}. Open the stats of ${project.name}`}
+          />
         </dl>
         <p className="mt-3 text-xs text-subtle">
           {summary.lastSeen !== null ? (
@@ -104,11 +109,20 @@ function ProjectCard({ summary, organizationSlug, now }: { summary: ProjectSumma
   );
 }
 
-function Metric({ label, value }: { label: string; value: string }) {
+function Metric({ label, value, href, linkLabel }: { label: string; value: string; href?: string; linkLabel?: string }) {
   return (
-    <div className="flex flex-col-reverse rounded-md bg-surface-2 px-2 py-1.5">
+    <div className="relative flex flex-col-reverse rounded-md bg-surface-2 px-2 py-1.5 has-[a:hover]:bg-line">
       <dt className="text-[11px] text-subtle">{label}</dt>
-      <dd className="text-base font-semibold tabular-nums">{value}</dd>
+      <dd className="text-base font-semibold tabular-nums">
+        {href ? (
+          // The whole tile is the link's target (the ::after covers it); the text stays the figure.
+          <Link href={href} aria-label={linkLabel} className="text-accent decoration-dotted underline-offset-2 after:absolute after:inset-0 hover:underline" data-testid="dropped-link">
+            {value}
+          </Link>
+        ) : (
+          value
+        )}
+      </dd>
     </div>
   );
 }

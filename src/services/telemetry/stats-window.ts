@@ -7,7 +7,7 @@
  * Periscope keeps these counters per hour, so an interval is a whole number of hours that divides a
  * day (Sentry's one-hour resolution); shorter ones are a 400.
  */
-import { AppError } from "../errors";
+import { AppError } from "../../errors";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -56,6 +56,14 @@ export function statsWindowOf(url: URL, now: number): StatsWindow {
     end = now;
     start = now - durationOf(params.get("statsPeriod") || "24h", "statsPeriod");
   }
+  return alignedWindow(start, end, interval, now);
+}
+
+/**
+ * The window from `start` to `end` cut into `interval`s (a whole number of hours): the start rounded
+ * down and the end up to whole intervals. Checks the 90-day limit and the number of points.
+ */
+export function alignedWindow(start: number, end: number, interval: number, now: number): StatsWindow {
   if (end - start > MAX_PERIOD) throw new AppError("bad_request", "The time range may be at most 90 days.");
   start = Math.min(start, now);
   const alignedStart = Math.floor(start / interval) * interval;

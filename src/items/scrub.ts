@@ -1,0 +1,66 @@
+/**
+ * Data scrubbing as the item modules apply it (src/processing/scrub, docs/security.md): on the
+ * item's parsed JSON, before it is normalised or stored, so neither the stored payload nor any
+ * column holds what was filtered.
+ */
+import { DEFAULT_PRIVACY, effectivePrivacy, type EffectivePrivacy } from "../model";
+import { compileScrubber, type Scrubber } from "../processing/scrub/scrubber";
+import type { JsonObject } from "./telemetry-values";
+import type { ItemContext } from "./types";
+
+/** What ingest scrubs with when nobody looked the project's settings up (tests, benchmarks): the defaults. */
+const DEFAULT_SCRUBBER = compileScrubber(effectivePrivacy(DEFAULT_PRIVACY, DEFAULT_PRIVACY));
+
+export function scrubberOf(context: Pick<ItemContext, "scrubber">): Scrubber | null {
+  return context.scrubber === undefined ? DEFAULT_SCRUBBER : context.scrubber;
+}
+
+/**
+ * Scrubs `raw` (the item's whole JSON, parsed) in place and answers the text to store: the SDK's
+ * own when nothing was filtered, else the scrubbed item with its `_meta` remarks.
+ */
+export function scrubbedText(raw: JsonObject, sdkJson: string, scrubber: Scrubber): string {
+  const meta = scrubber.scrub(raw as Parameters<Scrubber["scrub"]>[0]);
+  if (meta === null && !Object.hasOwn(raw, "_meta")) return sdkJson;
+  setMeta(raw, meta);
+  return JSON.stringify(raw);
+}
+
+/**
+ * The item's `_meta` is ours alone: one an SDK sent is never scrubbed (the walk skips it), so it
+ * must not be stored either, or it could carry anything past the scrubber.
+ */
+function setMeta(raw: JsonObject, meta: ReturnType<Scrubber["scrub"]>): void {
+  if (meta === null) delete raw._meta;
+  else raw._meta = meta;
+}
+
+/** Scrubs in place, keeping the `_meta` remarks on the item (transactions store their normalised form). */
+export function scrubInPlace(raw: JsonObject, scrubber: Scrubber | null): void {
+  if (!scrubber) return;
+  setMeta(raw, scrubber.scrub(raw as Parameters<Scrubber["scrub"]>[0]));
+}
+
+/**
+ * Span containers are read where their spans are written (the SQLite commit thread): they carry
+ * the settings, and each thread compiles them once.
+ */
+const compiled = new Map<string, Scrubber | null>();
+
+export function scrubberForSettings(privacy: EffectivePrivacy | null | undefined): Scrubber | null {
+  if (privacy === undefined) return DEFAULT_SCRUBBER;
+  if (privacy === null) return null;
+  const key = JSON.stringify(privacy);
+  let scrubber = compiled.get(key);
+  if (scrubber === undefined) {
+    try {
+      scrubber = compileScrubber(privacy);
+    } catch {
+      // Settings are validated before they are stored; should one still fail, the defaults apply.
+      scrubber = DEFAULT_SCRUBBER;
+    }
+    if (compiled.size >= 100) compiled.clear();
+    compiled.set(key, scrubber);
+  }
+  return scrubber;
+}
