@@ -2,6 +2,7 @@
  * The releases and artifacts part of the storage contract (release-types.ts), called once per
  * engine (tests/unit/storage-<engine>.test.ts). Each test gets a fresh storage.
  */
+import { randomBytes } from "node:crypto";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -157,6 +158,16 @@ export function releaseContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(await artifacts.content(sha1(b)), b);
       assert.equal(await artifacts.content("0".repeat(40)), null);
       assert.equal(await artifacts.content("../../etc/passwd"), null);
+    });
+
+    it("reads a blob larger than one read slice back byte for byte", async () => {
+      const { artifacts } = storage;
+      // PostgreSQL reads blobs in 512 KiB slices: this one ends mid-slice, after two whole ones.
+      const big = randomBytes(2 * 512 * 1024 + 12_345);
+      await artifacts.putChunks(acme.id, [{ sha1: sha1(big), bytes: big }]);
+      const read = await artifacts.content(sha1(big));
+      assert.equal(read?.length, big.length);
+      assert.ok(read?.equals(big), "the bytes read back are the bytes stored");
     });
 
     it("stores a bundle with its manifest once, and looks it up by debug id per project", async () => {

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { access, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Compilable } from "kysely";
+import { sql, type Compilable } from "kysely";
 import type { AppQueries } from "./dialect";
 
 export interface Blob {
@@ -22,6 +22,12 @@ export interface BlobStore {
 }
 
 const SHA1 = /^[0-9a-f]{40}$/;
+/**
+ * PostgreSQL sends bytea as hex text, which pg decodes on the main thread: a 5 MB map in one value
+ * held the event loop for 57-96 ms under load (bench/results/2026-11-27-sourcemaps.md). Read in
+ * slices, each decoded in a turn of its own, so ingest requests are answered in between.
+ */
+const READ_SLICE_BYTES = 512 * 1024;
 
 function checkedSha1(sha1: string): string {
   // Blob names become file paths: only a plain lower-case SHA-1 may get there.
@@ -75,8 +81,20 @@ export function tableBlobStore(db: AppQueries): BlobStore {
     },
     async read(sha1) {
       if (!SHA1.test(sha1)) return null;
-      const row = await db.selectFrom("artifact_blobs").select("data").where("sha1", "=", sha1).executeTakeFirst();
-      return row ? Buffer.from(row.data) : null;
+      const head = await db.selectFrom("artifact_blobs").select("size").where("sha1", "=", sha1).executeTakeFirst();
+      if (!head) return null;
+      const out = Buffer.alloc(Number(head.size));
+      for (let start = 0; start < out.length; start += READ_SLICE_BYTES) {
+        // substring() on bytea counts bytes from 1.
+        const slice = await db
+          .selectFrom("artifact_blobs")
+          .select(sql<Uint8Array>`substring(data from ${start + 1} for ${READ_SLICE_BYTES})`.as("part"))
+          .where("sha1", "=", sha1)
+          .executeTakeFirst();
+        if (!slice) return null;
+        Buffer.from(slice.part).copy(out, start);
+      }
+      return out;
     },
   };
 }
