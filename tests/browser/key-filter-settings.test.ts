@@ -33,8 +33,10 @@ test("key and inbound-filter settings pages change what the API reports", { time
     await page.getByText("Filters saved.").waitFor();
     await page.fill("#filter-ipAddresses", "10.0.0.0/40");
     await page.getByRole("button", { name: "Save custom filters" }).click();
-    await page.getByText(/CIDR/).last().waitFor();
-    assert.match(await page.getByText(/CIDR/).last().innerText(), /filters:blacklisted_ips: must be an IP address or a CIDR range/);
+    // Wait for the answer itself: the field's hint also names CIDR ranges and is there from the start.
+    const refusal = page.getByText(/must be an IP address or a CIDR range/);
+    await refusal.waitFor();
+    assert.match(await refusal.innerText(), /filters:blacklisted_ips: must be an IP address or a CIDR range/);
     const filters = (await (await server.api("/api/0/projects/default/default/filters/")).json()) as { id: string; active: unknown }[];
     assert.deepEqual(filters.map((filter) => [filter.id, filter.active]), [["browser-extensions", false], ["localhost", false], ["legacy-browsers", false], ["web-crawlers", true]]);
   } finally {
