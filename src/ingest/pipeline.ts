@@ -111,7 +111,8 @@ export function processStoreBody(body: Buffer, maxEventBytes: number, context: I
     throw new AppError("bad_request", "invalid JSON data: the event must be a JSON object");
   }
   const text = scrubber ? scrubbedText(raw as JsonObject, sdkJson, scrubber) : sdkJson;
-  const result = processEventPayload(raw as JsonObject, text, context, registry.symbolicator ?? null);
+  // Parsed whole when scrubbed: the resolver then writes into it rather than parsing the text again.
+  const result = processEventPayload(raw as JsonObject, text, context, registry.symbolicator ?? null, scrubber !== null);
   const answer = (done: ItemResult): Processed => ({ records: done.records, eventId: done.eventId ?? null });
   return result instanceof Promise ? result.then(answer) : answer(result);
 }

@@ -15,25 +15,27 @@ const CATEGORY = "error";
 /**
  * Processes one error/message event payload into an event record. `raw` is `sdkJson` parsed; the
  * text is what gets stored (stored-event.ts), so ingest normalises only what indexes the event.
- * An event with JavaScript frames of a project with uploaded source maps is resolved first (async);
- * every other event takes the synchronous path, as if no resolver existed.
+ * `rawIsWhole`: `raw` holds every part of the text (it was parsed whole, for scrubbing), not the
+ * indexing view of event-json.ts. An event with JavaScript frames of a project with uploaded source
+ * maps is resolved first (async); every other event takes the synchronous path, as if no resolver existed.
  */
 export function processEventPayload(
   raw: JsonObject,
   sdkJson: string,
   context: ItemContext,
   symbolicator: Symbolicator | null,
+  rawIsWhole: boolean,
 ): ItemResult | Promise<ItemResult> {
-  if (symbolicator?.wants(raw, context.projectId, context.receivedAt)) return resolvedEventPayload(sdkJson, context, symbolicator);
+  if (symbolicator?.wants(raw, context.projectId, context.receivedAt)) return resolvedEventPayload(rawIsWhole ? raw : null, sdkJson, context, symbolicator);
   return eventRecords(raw, sdkJson, context, symbolicator?.notesWithoutArtifacts(raw, context.projectId, context.receivedAt));
 }
 
 /**
- * `raw` may lack the display-only parts (event-json.ts), so the full text is parsed again here: the
- * resolved frames are written into it and it is stored in place of the SDK's text.
+ * The resolved frames are written into the whole event, which is stored in place of the SDK's text;
+ * only an indexing view (`whole` null: display-only parts left out, event-json.ts) is parsed again.
  */
-async function resolvedEventPayload(sdkJson: string, context: ItemContext, symbolicator: Symbolicator): Promise<ItemResult> {
-  const full = JSON.parse(sdkJson) as JsonObject;
+async function resolvedEventPayload(whole: JsonObject | null, sdkJson: string, context: ItemContext, symbolicator: Symbolicator): Promise<ItemResult> {
+  const full = whole ?? (JSON.parse(sdkJson) as JsonObject);
   const notes = await symbolicator.resolve(full, context.projectId, context.receivedAt);
   if (notes === null) return eventRecords(full, sdkJson, context, symbolicator.notesWithoutArtifacts(full, context.projectId, context.receivedAt));
   return eventRecords(full, JSON.stringify(full), context, notes);
@@ -77,14 +79,14 @@ function eventRecords(raw: JsonObject, sdkJson: string, context: ItemContext, so
  * text is stored when nothing was filtered. Without, the display-only parts need only be valid
  * JSON (event-json.ts). Undefined when the payload is not a JSON object.
  */
-export function ingestJsonOf(payload: Buffer, sdkJson: string, context: ItemContext): { raw: JsonObject; text: string } | undefined {
+export function ingestJsonOf(payload: Buffer, sdkJson: string, context: ItemContext): { raw: JsonObject; text: string; whole: boolean } | undefined {
   const scrubber = scrubberOf(context);
   if (!scrubber) {
     const raw = eventJsonOf(payload, sdkJson);
-    return raw && { raw, text: sdkJson };
+    return raw && { raw, text: sdkJson, whole: false };
   }
   const raw = jsonObjectOfText(sdkJson);
-  return raw && { raw, text: scrubbedText(raw, sdkJson, scrubber) };
+  return raw && { raw, text: scrubbedText(raw, sdkJson, scrubber), whole: true };
 }
 
 /**
@@ -94,7 +96,7 @@ export function ingestJsonOf(payload: Buffer, sdkJson: string, context: ItemCont
 export const eventItem = (maxBytes: number, symbolicator: Symbolicator | null = null): ItemProcessor => {
   const run = (item: EnvelopeItem, context: ItemContext, resolver: Symbolicator | null) => {
     const json = ingestJsonOf(item.payload, item.payload.toString("utf8"), context);
-    return json ? processEventPayload(json.raw, json.text, context, resolver) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
+    return json ? processEventPayload(json.raw, json.text, context, resolver, json.whole) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
   };
   return {
     category: CATEGORY,
