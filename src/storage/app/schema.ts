@@ -265,6 +265,39 @@ export interface ProjectPrivacyTable {
   date_updated: number;
 }
 
+// Issue triage (migrations sqlite/0011, postgres/0006): shared by issue search and the workflow.
+export interface IssueAssignmentsTable {
+  issue_id: number;
+  /** Exactly one of user_id and team_id is set. */
+  user_id: number | null;
+  team_id: number | null;
+  date_assigned: number;
+}
+
+export interface IssueBookmarksTable {
+  issue_id: number;
+  user_id: number;
+  date_created: number;
+}
+
+/** A row means the issue was reviewed (left the for_review inbox). */
+export interface IssueReviewsTable {
+  issue_id: number;
+  user_id: number | null;
+  date_reviewed: number;
+}
+
+export interface IssueActivityTable {
+  id: Generated<number>;
+  issue_id: number;
+  /** e.g. set_resolved, set_ignored, set_unresolved, assigned, unassigned, set_regression, note. */
+  type: string;
+  user_id: number | null;
+  /** JSON object. */
+  data: Generated<string>;
+  date_created: number;
+}
+
 export interface AppDatabase {
   organization_privacy: OrganizationPrivacyTable;
   project_privacy: ProjectPrivacyTable;
@@ -294,4 +327,8 @@ export interface AppDatabase {
   artifact_bundle_files: ArtifactBundleFilesTable;
   release_files: ReleaseFilesTable;
   artifact_blobs: ArtifactBlobsTable;
+  issue_assignments: IssueAssignmentsTable;
+  issue_bookmarks: IssueBookmarksTable;
+  issue_reviews: IssueReviewsTable;
+  issue_activity: IssueActivityTable;
 }
