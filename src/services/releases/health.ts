@@ -202,3 +202,10 @@ export async function apiReleaseHealth(
   }
   return out;
 }
+
+/** The environments that sent sessions to these projects in the window ("" — none sent — left out), sorted. */
+export async function healthEnvironments(storage: Storage, projectIds: string[], window: { start: number; end: number }): Promise<string[]> {
+  if (projectIds.length === 0) return [];
+  const rows = await storage.sessions.stats({ projectIds, ...window, interval: window.end - window.start, groupBy: ["environment"] });
+  return [...new Set(rows.flatMap((row) => (row.environment ? [row.environment] : [])))].sort();
+}
