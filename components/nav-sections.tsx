@@ -16,6 +16,13 @@ export interface NavEntry {
 const projectQuery = (project: Project | null) => (project ? `?project=${project.id}` : "");
 
 export const NAV_SECTIONS = [
+  // Organisation dashboard (issue 37): the landing page after login.
+  {
+    id: "dashboard",
+    label: "Dashboard",
+    href: (organization) => `/organizations/${organization.slug}`,
+    icon: <path d="M4 13h6V4H4v9Zm0 7h6v-4H4v4Zm10 0h6v-9h-6v9Zm0-16v4h6V4h-6Z" />,
+  },
   {
     id: "issues",
     label: "Issues",

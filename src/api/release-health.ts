@@ -6,12 +6,12 @@
 import { AppError } from "../errors";
 import { apiReleaseHealth, type ApiHealth } from "../services/releases/health";
 import type { ReleaseSummary } from "../services/releases/releases";
-import type { Storage } from "../storage/types";
+import { getRuntime } from "../runtime";
 
 const PERIODS: Record<string, number> = { "1h": 1, "24h": 24, "1d": 24, "48h": 48, "2d": 48, "7d": 168, "14d": 336, "30d": 720, "90d": 2160 };
 const HOUR = 3_600_000;
 
-export async function healthForRequest(request: Request, storage: Storage, summaries: ReleaseSummary[]): Promise<Map<string, ApiHealth> | undefined> {
+export async function healthForRequest(request: Request, summaries: ReleaseSummary[]): Promise<Map<string, ApiHealth> | undefined> {
   const params = new URL(request.url).searchParams;
   const health = params.get("health");
   if (health === null || health === "0" || health === "false" || health === "") return undefined;
@@ -21,7 +21,7 @@ export async function healthForRequest(request: Request, storage: Storage, summa
   if (hours === undefined) throw new AppError("bad_request", `Invalid summaryStatsPeriod: "${period.slice(0, 40)}" (supported: ${Object.keys(PERIODS).join(", ")})`);
   const environments = params.getAll("environment").filter((value) => value !== "");
   const projectIds = [...new Set(summaries.flatMap((summary) => summary.projects.map((project) => project.id)))];
-  return apiReleaseHealth(storage, projectIds, summaries.map((summary) => summary.version), {
+  return apiReleaseHealth(getRuntime().storage, projectIds, summaries.map((summary) => summary.version), {
     now: Date.now(), summaryPeriod: hours * HOUR, ...(environments.length > 0 ? { environments } : {}),
   });
 }

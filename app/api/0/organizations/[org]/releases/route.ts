@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/organizations
   GET: async (request, _params, { runtime, access }) => {
     const query = new URL(request.url).searchParams.get("query") ?? undefined;
     const summaries = await listReleases(runtime.storage, access, { query, limit: 1000 });
-    const health = await healthForRequest(request, runtime.storage, summaries);
+    const health = await healthForRequest(request, summaries);
     return json(summaries.map((summary) => serializeRelease(summary, health)));
   },
   /** 201 when made, 208 when the release existed (its projects are added), as in Sentry. */

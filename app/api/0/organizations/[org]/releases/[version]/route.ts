@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/organizations
   GET: async (request, params, { runtime, access }) => {
     const release = await requireRelease(runtime.storage, access, params.version);
     const detail = await releaseDetail(runtime.storage, access, release);
-    return json(serializeRelease(detail, await healthForRequest(request, runtime.storage, [detail])));
+    return json(serializeRelease(detail, await healthForRequest(request, [detail])));
   },
   /** Finalize (`dateReleased`), archive (`status`), add projects, set commits (`commits` or `refs`). */
   PUT: async (request, params, { runtime, access }) => {

@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/projects/{org
     const project = await projectInPath(runtime.storage, access, params.project);
     const query = new URL(request.url).searchParams.get("query") ?? undefined;
     const summaries = await listReleases(runtime.storage, access, { project, query, limit: 1000 });
-    const health = await healthForRequest(request, runtime.storage, summaries);
+    const health = await healthForRequest(request, summaries);
     return json(summaries.map((summary) => serializeRelease(summary, health)));
   },
 });
