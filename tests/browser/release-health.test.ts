@@ -47,9 +47,13 @@ const WEB_RELEASE = "web@1.0.1";
 const NODE_APP = `
 const Sentry = require("@sentry/node");
 const [dsn, release, user, mode] = process.argv.slice(2);
-Sentry.init({ dsn, release, environment: "production", initialScope: { user: { id: user } } });
+Sentry.init({
+  dsn, release, environment: "production", initialScope: { user: { id: user } },
+  // crash-quietly: the crash without a session (a regression that leaves the health figures alone).
+  integrations: (defaults) => defaults.filter((integration) => mode !== "crash-quietly" || integration.name !== "ProcessSession"),
+});
 if (mode === "error") Sentry.captureException(new Error("handled in " + release));
-if (mode === "crash") setTimeout(() => { throw new Error("uncaught in " + release); }, 10);
+if (mode === "crash" || mode === "crash-quietly") setTimeout(() => { throw new Error("uncaught in " + release); }, 10);
 `;
 
 interface Expected {
@@ -304,8 +308,10 @@ describe("release health on SQLite: SDKs in processes and Chromium, API and page
     const legend = await page.locator("#health").getByTestId("chart-legend-item").allInnerTexts();
     assert.ok(legend.some((item) => /Crashed\s*2/.test(item)), legend.join(" | "));
     assert.equal(await page.getByTestId("deploy").count(), 1);
-    // Issues first seen in this release: the handled error and the crash of 1.0.1.
-    assert.match(await page.locator("#issues").innerText(), /uncaught in 1\.0\.1/);
+    // First seen in 1.0.1: the handled error only — the crash groups with 1.0.0's (same stack).
+    const firstSeen = await page.locator("#issues").innerText();
+    assert.match(firstSeen, /handled in 1\.0\.1/);
+    assert.doesNotMatch(firstSeen, /uncaught in/);
   });
 
   test("the dashboard is the landing page and shows errors and crash-free rate per project", async () => {
@@ -324,6 +330,31 @@ describe("release health on SQLite: SDKs in processes and Chromium, API and page
     await page.locator('#errors [data-testid="chart"][data-drawn-series]').waitFor();
     const sidebar = page.getByRole("navigation", { name: "Main" });
     assert.equal(await sidebar.getByRole("link", { name: "Dashboard" }).getAttribute("aria-current"), "page");
+  });
+
+  test("a resolved crash that comes back in 1.0.1 is a regression of the release and on the dashboard", async () => {
+    const issues = await api<{ id: string; title: string }[]>(server, "/api/0/projects/default/default/issues/?query=");
+    const crash = issues.find((issue) => issue.title.includes("uncaught in"));
+    assert.ok(crash, issues.map((issue) => issue.title).join(", "));
+    const resolved = await server.api(`/api/0/issues/${crash.id}/`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "resolved" }) });
+    assert.equal(resolved.status, 200, await resolved.text());
+    const file = path.join(work, "node-app.cjs");
+    const exit = await run(process.execPath, [file, server.dsn, "1.0.1", "z", "crash-quietly"], {
+      env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", NODE_PATH: path.join(root, "node_modules") }, timeout: 60_000,
+    }).then(() => 0, (error: { code?: number }) => error.code ?? -1);
+    assert.equal(exit, 1);
+    await eventually("the regression", async () => {
+      const issue = await api<{ status: string; substatus?: string }>(server, `/api/0/issues/${crash.id}/`);
+      return issue.status === "unresolved" ? true : undefined;
+    });
+    await page.goto(`${server.baseUrl}/organizations/default/releases/1.0.1?project=${server.projectId}`);
+    assert.match(await page.getByTestId("regressions").innerText(), /uncaught in/);
+    await page.goto(`${server.baseUrl}/organizations/default/releases/1.0.0?project=${server.projectId}`);
+    assert.equal(await page.getByTestId("regressions").count(), 0, "not a regression of 1.0.0");
+    // The health figures did not move: the crash sent no session.
+    assertNodeHealth("1.0.1", await healthOf(server, "1.0.1", "default"));
+    await page.goto(`${server.baseUrl}/organizations/default`);
+    assert.match(await page.getByTestId("dashboard-regressed").innerText(), /uncaught in/);
   });
 });
 
