@@ -265,6 +265,19 @@ describe("release health on SQLite: SDKs in processes and Chromium, API and page
     const bad = await server.api("/api/0/organizations/default/releases/?health=1&summaryStatsPeriod=5y");
     assert.equal(bad.status, 400);
     assert.match(await bad.text(), /summaryStatsPeriod/);
+    // Sentry's series: 24 hourly buckets ending with the current hour (sessions), or 14 days of users.
+    const withStats = await api<(ReleaseJson & { projects: { slug: string; healthData?: { stats: Record<string, [number, number][]> } }[] })[]>(
+      server, "/api/0/organizations/default/releases/?health=1&healthStatsPeriod=24h",
+    );
+    const hourly = withStats.find((release) => release.version === "1.0.1")?.projects[0]?.healthData?.stats["24h"];
+    assert.equal(hourly?.length, 24);
+    assert.equal(hourly.reduce((sum, [, value]) => sum + value, 0), expectedOf(PLAN, "1.0.1").sessions);
+    assert.equal(hourly[23]![0], Math.floor(Date.now() / 3_600_000) * 3600, "the last bucket is the current hour");
+    const daily = (await api<typeof withStats>(server, "/api/0/organizations/default/releases/?health=1&healthStatsPeriod=14d&healthStat=users"))
+      .find((release) => release.version === "1.0.1")?.projects[0]?.healthData?.stats["14d"];
+    assert.equal(daily?.length, 14);
+    assert.equal(daily.at(-1)![1], expectedOf(PLAN, "1.0.1").users);
+    assert.equal((await server.api("/api/0/organizations/default/releases/?health=1&healthStatsPeriod=7d")).status, 400);
     // The single release route and another environment.
     const one = await api<ReleaseJson>(server, "/api/0/organizations/default/releases/1.0.0/?health=1");
     close(one.projects[0]?.healthData?.crashFreeSessions, expectedOf(PLAN, "1.0.0").crashFreeSessions, "release detail");

@@ -45,7 +45,7 @@ export function serializeHealthData(health: ApiHealth) {
     totalProjectSessions24h: projectDay.sessions,
     adoption: day?.adoption ?? null,
     sessionsAdoption: day?.sessionsAdoption ?? null,
-    stats: {},
+    stats: health.stats,
     hasHealthData: (summary?.sessions ?? 0) > 0,
   };
 }

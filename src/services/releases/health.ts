@@ -167,25 +167,45 @@ export interface ApiHealth {
   day: HealthFigures | null;
   /** The project's sessions and users in the last 24 hours (adoption's denominators). */
   projectDay: { sessions: number; users: number };
+  /** `healthStatsPeriod`'s series: [bucket start in Unix seconds, sessions or users] per bucket. */
+  stats: Record<string, [number, number][]>;
 }
+
+/** Sentry's `healthStatsPeriod`: 24 hourly or 14 daily buckets, ending with the current one. */
+export const HEALTH_STATS_PERIODS = { "24h": { buckets: 24, size: HOUR }, "14d": { buckets: 14, size: 24 * HOUR } } as const;
+export type HealthStatsPeriod = keyof typeof HEALTH_STATS_PERIODS;
 
 /** Health of these releases' projects for the releases API (`health=1`), keyed by `healthKey(project, version)`. */
 export async function apiReleaseHealth(
   storage: Storage,
   projectIds: string[],
   versions: string[],
-  options: { now: number; summaryPeriod: number; environments?: string[] },
+  options: { now: number; summaryPeriod: number; environments?: string[]; statsPeriod?: HealthStatsPeriod; statsOf?: "sessions" | "users" },
 ): Promise<Map<string, ApiHealth>> {
   const out = new Map<string, ApiHealth>();
   if (projectIds.length === 0 || versions.length === 0) return out;
   const env = options.environments && options.environments.length > 0 ? { environments: options.environments } : {};
   const summaryWindow = { ...hourWindow(options.now - options.summaryPeriod, options.now), ...env };
   const dayWindow = { ...hourWindow(options.now - 24 * HOUR, options.now), ...env };
-  const [summary, day, projectDay] = await Promise.all([
+  const period = options.statsPeriod ? HEALTH_STATS_PERIODS[options.statsPeriod] : null;
+  const statsEnd = period ? Math.floor(options.now / period.size) * period.size + period.size : 0;
+  const statsStart = period ? statsEnd - period.buckets * period.size : 0;
+  const [summary, day, projectDay, series] = await Promise.all([
     releaseHealth(storage, projectIds, summaryWindow, { perProject: true, releases: versions }),
     releaseHealth(storage, projectIds, dayWindow, { perProject: true, releases: versions }),
     storage.sessions.stats({ projectIds, ...dayWindow, interval: dayWindow.end - dayWindow.start, groupBy: ["project"] }),
+    period
+      ? storage.sessions.stats({ projectIds, start: statsStart, end: statsEnd, interval: period.size, groupBy: ["project", "release"], releases: versions, ...env })
+      : Promise.resolve([]),
   ]);
+  const buckets = new Map<string, number[]>();
+  for (const row of series) {
+    if (row.slot === null || row.project === undefined || row.release === undefined || !period) continue;
+    const key = healthKey(row.project, row.release);
+    let values = buckets.get(key);
+    if (!values) buckets.set(key, (values = Array.from({ length: period.buckets }, () => 0)));
+    values[row.slot] = (values[row.slot] ?? 0) + (options.statsOf === "users" ? row.users : row.sessions);
+  }
   const projectTotals = new Map<string, { sessions: number; users: number }>();
   for (const row of projectDay) {
     if (row.slot !== null || row.project === undefined) continue;
@@ -197,7 +217,12 @@ export async function apiReleaseHealth(
   for (const projectId of projectIds) {
     for (const version of versions) {
       const key = healthKey(projectId, version);
-      out.set(key, { summary: summary.get(key) ?? null, day: day.get(key) ?? null, projectDay: projectTotals.get(projectId) ?? { sessions: 0, users: 0 } });
+      const stats: Record<string, [number, number][]> = {};
+      if (period && options.statsPeriod) {
+        const values = buckets.get(key);
+        stats[options.statsPeriod] = Array.from({ length: period.buckets }, (_, index): [number, number] => [(statsStart + index * period.size) / 1000, values?.[index] ?? 0]);
+      }
+      out.set(key, { summary: summary.get(key) ?? null, day: day.get(key) ?? null, projectDay: projectTotals.get(projectId) ?? { sessions: 0, users: 0 }, stats });
     }
   }
   return out;
