@@ -177,6 +177,15 @@ export function telemetryContract(engine: string, factory: EngineFactory): void 
       ]);
     });
 
+    it("puts sessions in whole intervals longer than an hour", async () => {
+      await storage.ingest.commit([sessionRecord(update(300, { did: "u1" }))]);
+      // NOW is 12:30 on DAY_START's day: day 2 of a window that starts two days before.
+      const rows = await storage.sessions.stats({ projectIds: [project.id], start: DAY_START - 2 * 24 * HOUR, end: DAY_START + 24 * HOUR, interval: 24 * HOUR, groupBy: [] });
+      assert.deepEqual(rows.filter((row) => row.slot !== null), [{ slot: 2, health: "healthy", sessions: 1, users: 1 }]);
+      const sixHours = await storage.sessions.stats({ projectIds: [project.id], start: DAY_START, end: DAY_START + 24 * HOUR, interval: 6 * HOUR, groupBy: ["release"] });
+      assert.deepEqual(sixHours.filter((row) => row.slot !== null), [{ release: "web@1.0.0", slot: 2, health: "healthy", sessions: 1, users: 1 }]);
+    });
+
     it("gives duration quantiles of exited sessions per project and release", async () => {
       const durations = [4, 1, 3, 2, 10];
       await storage.ingest.commit([

@@ -28,7 +28,8 @@ export function sqliteSessions(db: Db): SessionRepo {
 
   function run(query: SessionStatsQuery, series: boolean, users: boolean): SessionStatsSqlRow[] {
     const dims = query.groupBy.map((key) => SESSION_GROUP_COLUMNS[key]);
-    const slot = series ? "(hour - ?) / ?" : "NULL";
+    // Bound JS numbers are REALs in SQLite: truncate to the interval's index (hour >= start, so it is the floor).
+    const slot = series ? "CAST((hour - ?) / ? AS INTEGER)" : "NULL";
     const slotParams = series ? [query.start, query.interval] : [];
     const { where, params } = filters(query);
     const keys = [...dims, "slot"].join(", ");
