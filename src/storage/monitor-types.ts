@@ -72,6 +72,7 @@ export interface FeedbackRepo {
   /** Null when the project has this feedback already (an SDK's retry). */
   insert(projectId: string, input: FeedbackInput): Promise<Feedback | null>;
   get(projectId: string, id: string): Promise<Feedback | null>;
+  getByFeedbackId(projectId: string, feedbackId: string): Promise<Feedback | null>;
   /** Newest first; `before` a feedback id for the next page. */
   list(projectIds: string[], limit: number, before?: string): Promise<Feedback[]>;
   listForIssue(issueId: string, limit: number): Promise<Feedback[]>;

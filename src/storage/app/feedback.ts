@@ -58,6 +58,10 @@ export function appFeedback(dialect: AppDialect): FeedbackRepo {
       const row = await db.selectFrom("user_feedback").selectAll().where("project_id", "=", rowIdOf(projectId)).where("id", "=", rowIdOf(id)).executeTakeFirst();
       return row ? toFeedback(row) : null;
     },
+    async getByFeedbackId(projectId, feedbackId) {
+      const row = await db.selectFrom("user_feedback").selectAll().where("project_id", "=", rowIdOf(projectId)).where("feedback_id", "=", feedbackId).executeTakeFirst();
+      return row ? toFeedback(row) : null;
+    },
     async list(projectIds, limit, before) {
       const ids = projectIds.map(rowIdOf).filter((id) => id > 0);
       if (ids.length === 0) return [];
