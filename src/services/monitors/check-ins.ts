@@ -85,7 +85,23 @@ export async function recordCheckIn(storage: Storage, commit: CommitRecords, pro
   return null;
 }
 
-/** The ingest side's handle (src/items/check-in.ts). */
+/**
+ * The ingest side's handle (src/items/check-in.ts). Check-ins of one monitor are stored one after
+ * another in arrival order: an SDK sends a run's start and its finish as separate requests, often
+ * moments apart, and the finish must not be read before the start (with its config) is stored.
+ */
 export function checkInSink(storage: Storage, commit: CommitRecords): CheckInSink {
-  return { record: (projectId, input, receivedAt) => recordCheckIn(storage, commit, projectId, input, receivedAt) };
+  const queues = new Map<string, Promise<unknown>>();
+  return {
+    record(projectId, input, receivedAt) {
+      const key = `${projectId}\u0000${input.monitorSlug}`;
+      const previous = queues.get(key) ?? Promise.resolve();
+      const run = previous.catch(() => undefined).then(() => recordCheckIn(storage, commit, projectId, input, receivedAt));
+      queues.set(key, run);
+      void run.finally(() => {
+        if (queues.get(key) === run) queues.delete(key);
+      }).catch(() => undefined);
+      return run;
+    },
+  };
 }
