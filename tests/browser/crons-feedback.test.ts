@@ -121,6 +121,27 @@ describe("crons and feedback in Chromium", { skip }, () => {
     assert.equal(await page.getByTestId("check-in-strip").locator("span").count(), 2);
   });
 
+  test("a monitor made in the UI: a bad crontab is refused with the reason, a good one is listed", { timeout: 120_000 }, async () => {
+    await page.goto(`${periscope.baseUrl}/organizations/default/crons`);
+    const form = page.getByTestId("new-monitor");
+    await form.getByLabel("Name").fill("Weekly export");
+    await form.getByLabel("Crontab").fill("0 9 * * 8");
+    await form.getByRole("button", { name: "Create monitor" }).click();
+    await form.getByRole("alert").waitFor();
+    assert.match(await form.getByRole("alert").innerText(), /schedule '0 9 \* \* 8' is not a valid crontab/);
+    await form.getByLabel("Crontab").fill("0 9 * * 1");
+    await form.getByLabel("Timezone").fill("Asia/Tokyo");
+    await form.getByRole("button", { name: "Create monitor" }).click();
+    await form.getByRole("status").waitFor();
+    const monitor = (await (await periscope.api("/api/0/organizations/default/monitors/weekly-export/")).json()) as { config: { schedule: string; timezone: string }; environments: { nextCheckIn: string }[] };
+    assert.deepEqual([monitor.config.schedule, monitor.config.timezone], ["0 9 * * 1", "Asia/Tokyo"]);
+    // Mondays 09:00 in Tokyo are Mondays 00:00 UTC.
+    const next = new Date(monitor.environments[0]!.nextCheckIn);
+    assert.deepEqual([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()], [1, 0, 0]);
+    await page.reload();
+    await page.getByTestId("monitor-row").filter({ hasText: "weekly-export" }).waitFor();
+  });
+
   test("the feedback widget's report and a linked captureFeedback are stored and shown", { timeout: 120_000 }, async () => {
     const shopPage = await browser.newPage();
     try {

@@ -4,7 +4,11 @@ import { AppShell } from "@/components/app-shell";
 import { MonitorHealthPill } from "@/components/crons/crons-bits";
 import { requestNow } from "@/components/request-now";
 import { firstValues, hrefWith, type RawSearchParams } from "@/components/search-params";
-import { Card, EmptyState, RelativeTime } from "@/components/ui";
+import { ActionForm } from "@/components/action-form";
+import { SubmitButton } from "@/components/submit-button";
+import { buttonClass, Card, EmptyState, inputClass, RelativeTime } from "@/components/ui";
+import { hasScope } from "@/src/services/accounts/access";
+import { createMonitorAction } from "./actions";
 import { requireWorkspace } from "@/app/_lib/session";
 import { getRuntime } from "@/src/runtime";
 import { listMonitors } from "@/src/services/monitors/monitors";
@@ -72,6 +76,61 @@ export default async function CronsPage({ params, searchParams }: { params: Prom
             </table>
           )}
         </Card>
+        {project && hasScope(access, "project:write") ? (
+          <Card className="p-4">
+            <h2 className="mb-3 text-base font-semibold">New monitor</h2>
+            <ActionForm action={createMonitorAction.bind(null, organization.slug, project.id)} className="grid gap-3 sm:grid-cols-2" testId="new-monitor">
+              <label className="text-sm">
+                Name
+                <input name="name" required maxLength={128} className={inputClass} />
+              </label>
+              <label className="text-sm">
+                Slug (from the name when empty)
+                <input name="slug" maxLength={50} className={inputClass} />
+              </label>
+              <label className="text-sm">
+                Schedule type
+                <select name="scheduleType" className={inputClass} defaultValue="crontab">
+                  <option value="crontab">Crontab</option>
+                  <option value="interval">Interval</option>
+                </select>
+              </label>
+              <label className="text-sm">
+                Crontab
+                <input name="schedule" placeholder="0 * * * *" className={`${inputClass} font-mono`} />
+              </label>
+              <label className="text-sm">
+                Interval (every N)
+                <input name="intervalValue" type="number" min={1} className={inputClass} />
+              </label>
+              <label className="text-sm">
+                Interval unit
+                <select name="intervalUnit" className={inputClass} defaultValue="hour">
+                  {["minute", "hour", "day", "week", "month", "year"].map((unit) => (
+                    <option key={unit} value={unit}>
+                      {unit}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="text-sm">
+                Timezone
+                <input name="timezone" placeholder="UTC" className={inputClass} />
+              </label>
+              <label className="text-sm">
+                Check-in margin (minutes)
+                <input name="checkinMargin" type="number" min={1} placeholder="1" className={inputClass} />
+              </label>
+              <label className="text-sm">
+                Max runtime (minutes)
+                <input name="maxRuntime" type="number" min={1} placeholder="30" className={inputClass} />
+              </label>
+              <div className="flex items-end">
+                <SubmitButton className={buttonClass.primary}>Create monitor</SubmitButton>
+              </div>
+            </ActionForm>
+          </Card>
+        ) : null}
       </div>
     </AppShell>
   );
