@@ -124,7 +124,7 @@ describe("crons and feedback in Chromium", { skip }, () => {
   test("a monitor made in the UI: a bad crontab is refused with the reason, a good one is listed", { timeout: 120_000 }, async () => {
     await page.goto(`${periscope.baseUrl}/organizations/default/crons`);
     const form = page.getByTestId("new-monitor");
-    await form.getByLabel("Name").fill("Weekly export");
+    await form.getByLabel("Name", { exact: true }).fill("Weekly export");
     await form.getByLabel("Crontab").fill("0 9 * * 8");
     await form.getByRole("button", { name: "Create monitor" }).click();
     await form.getByRole("alert").waitFor();
