@@ -72,6 +72,15 @@ export function validateMonitorConfig(config: MonitorConfig): MonitorConfig {
   return config;
 }
 
+/** Calendar months, the day kept or clamped to the month's last (Jan 31 + 1 month = Feb 28), as Sentry's relativedelta. */
+function addMonths(date: Date, months: number): number {
+  const month = date.getUTCMonth() + months;
+  const year = date.getUTCFullYear() + Math.floor(month / 12);
+  const monthOfYear = ((month % 12) + 12) % 12;
+  const lastDay = new Date(Date.UTC(year, monthOfYear + 1, 0)).getUTCDate();
+  return Date.UTC(year, monthOfYear, Math.min(date.getUTCDate(), lastDay), date.getUTCHours(), date.getUTCMinutes());
+}
+
 function addInterval(from: number, value: number, unit: Exclude<MonitorSchedule, { type: "crontab" }>["unit"]): number {
   const date = new Date(from);
   switch (unit) {
@@ -84,11 +93,9 @@ function addInterval(from: number, value: number, unit: Exclude<MonitorSchedule,
     case "week":
       return from + value * 7 * 24 * 60 * MINUTE_MS;
     case "month":
-      date.setUTCMonth(date.getUTCMonth() + value);
-      return date.getTime();
+      return addMonths(date, value);
     case "year":
-      date.setUTCFullYear(date.getUTCFullYear() + value);
-      return date.getTime();
+      return addMonths(date, value * 12);
   }
 }
 
