@@ -125,12 +125,14 @@ describe("crons and feedback in Chromium", { skip }, () => {
     await page.goto(`${periscope.baseUrl}/organizations/default/crons`);
     const form = page.getByTestId("new-monitor");
     await form.getByLabel("Name", { exact: true }).fill("Weekly export");
-    await form.getByLabel("Crontab").fill("0 9 * * 8");
+    await form.getByLabel("Crontab", { exact: true }).fill("0 9 * * 8");
     await form.getByRole("button", { name: "Create monitor" }).click();
     await form.getByRole("alert").waitFor();
     assert.match(await form.getByRole("alert").innerText(), /schedule '0 9 \* \* 8' is not a valid crontab/);
-    await form.getByLabel("Crontab").fill("0 9 * * 1");
-    await form.getByLabel("Timezone").fill("Asia/Tokyo");
+    // The form is reset after each answer (React's form actions): filled in again.
+    await form.getByLabel("Name", { exact: true }).fill("Weekly export");
+    await form.getByLabel("Crontab", { exact: true }).fill("0 9 * * 1");
+    await form.getByLabel("Timezone", { exact: true }).fill("Asia/Tokyo");
     await form.getByRole("button", { name: "Create monitor" }).click();
     await form.getByRole("status").waitFor();
     const monitor = (await (await periscope.api("/api/0/organizations/default/monitors/weekly-export/")).json()) as { config: { schedule: string; timezone: string }; environments: { nextCheckIn: string }[] };
