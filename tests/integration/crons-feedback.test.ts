@@ -3,7 +3,8 @@
  * `withMonitor` with a crontab schedule (a job that succeeds and one that fails), a monitor whose job
  * never checks in (its expected time moved into the past: the job records it missed), a run in
  * progress past its max runtime (timed out), an invalid crontab beside an event in one envelope,
- * `captureFeedback` linked to an error, and the legacy `user_report` item and API.
+ * `captureFeedback` linked to an error, the legacy `user_report` item and API, and the detection job
+ * carrying on after a restart (its state is in the database).
  */
 import * as Sentry from "@sentry/node";
 import Database from "better-sqlite3";
@@ -230,5 +231,19 @@ describe("user feedback with @sentry/node", () => {
     const byEvent = new Map(list.map((item) => [item.eventID, item]));
     assert.deepEqual([byEvent.get(reportedEvent)?.name, byEvent.get(reportedEvent)?.email, byEvent.get(reportedEvent)?.comments], ["Old SDK", "old@example.com", "Legacy widget report"]);
     assert.deepEqual([byEvent.get(apiEvent)?.name, byEvent.get(apiEvent)?.comments], ["API user", "Sent through the API"]);
+  });
+});
+
+describe("the detection job after a restart", () => {
+  it("times out a run that started before the server restarted", async () => {
+    const checkInId = Sentry.captureCheckIn({ monitorSlug: "restart-job", status: "in_progress" }, { schedule: { type: "interval", value: 1, unit: "day" }, maxRuntime: 1 });
+    assert.equal(await Sentry.flush(5000), true);
+    await until(() => checkIns("restart-job"), (list) => list[0]?.status === "in_progress", "the run in progress");
+    await server.stop({ keepData: true });
+    // While no process runs, its minute passes.
+    inDatabase((db) => db.prepare("UPDATE monitor_checkins SET timeout_at = ? WHERE guid = ?").run(Date.now() - 1_000, checkInId));
+    server = await startServer({ MONITOR_DETECTION_INTERVAL_MS: "200", DATA_DIR: server.dataDir });
+    const runs = await until(() => checkIns("restart-job"), (list) => list[0]?.status === "timeout", "the timeout after the restart");
+    assert.deepEqual(runs.map((run) => [run.id, run.status]), [[checkInId, "timeout"]]);
   });
 });
