@@ -141,7 +141,19 @@ describe("crons and feedback in Chromium", { skip }, () => {
     const next = new Date(monitor.environments[0]!.nextCheckIn);
     assert.deepEqual([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()], [1, 0, 0]);
     await page.reload();
-    await page.getByTestId("monitor-row").filter({ hasText: "weekly-export" }).waitFor();
+    const row = page.getByTestId("monitor-row").filter({ hasText: "weekly-export" });
+    await row.waitFor();
+
+    // Disabled on its page: no longer expected; then deleted, back to the list without it.
+    await row.getByRole("link", { name: "Weekly export" }).click();
+    await page.getByRole("button", { name: "Disable monitor" }).click();
+    await page.getByTestId("monitor-status-form").getByRole("status").waitFor();
+    const disabled = (await (await periscope.api("/api/0/organizations/default/monitors/weekly-export/")).json()) as { status: string; environments: { nextCheckIn: string | null }[] };
+    assert.deepEqual([disabled.status, disabled.environments[0]!.nextCheckIn], ["disabled", null]);
+    await Promise.all([page.waitForURL(/\/crons$/), page.getByRole("button", { name: "Delete monitor" }).click()]);
+    await page.getByRole("heading", { level: 1, name: "Crons" }).waitFor();
+    assert.equal(await page.getByTestId("monitor-row").filter({ hasText: "weekly-export" }).count(), 0);
+    assert.equal((await periscope.api("/api/0/organizations/default/monitors/weekly-export/")).status, 404);
   });
 
   test("the feedback widget's report and a linked captureFeedback are stored and shown", { timeout: 120_000 }, async () => {

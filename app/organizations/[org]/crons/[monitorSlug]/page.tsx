@@ -4,7 +4,11 @@ import { orNotFound } from "@/components/app-error";
 import { AppShell } from "@/components/app-shell";
 import { CheckInStatusPill, CheckInStrip, formatRunDuration, MonitorHealthPill } from "@/components/crons/crons-bits";
 import { requestNow } from "@/components/request-now";
-import { Card, EmptyState, KeyValueTable, RelativeTime } from "@/components/ui";
+import { ActionForm } from "@/components/action-form";
+import { SubmitButton } from "@/components/submit-button";
+import { buttonClass, Card, EmptyState, KeyValueTable, RelativeTime } from "@/components/ui";
+import { hasScope } from "@/src/services/accounts/access";
+import { deleteMonitorAction, setMonitorStatusAction } from "../actions";
 import { formatAbsolute } from "@/components/format";
 import { requireWorkspace } from "@/app/_lib/session";
 import { getRuntime } from "@/src/runtime";
@@ -42,6 +46,16 @@ export default async function MonitorPage({ params }: { params: Promise<{ org: s
             {monitor.name} <MonitorHealthPill monitor={monitor} />
           </h1>
           <p className="font-mono text-xs text-subtle">{monitor.slug}</p>
+          {hasScope(access, "project:write") ? (
+            <div className="mt-2 flex flex-wrap gap-2">
+              <ActionForm action={setMonitorStatusAction.bind(null, organization.slug, monitor.slug, monitor.status === "active" ? "disabled" : "active")} testId="monitor-status-form">
+                <SubmitButton className={buttonClass.secondary}>{monitor.status === "active" ? "Disable monitor" : "Enable monitor"}</SubmitButton>
+              </ActionForm>
+              <ActionForm action={deleteMonitorAction.bind(null, organization.slug, monitor.slug)} testId="monitor-delete-form">
+                <SubmitButton className={buttonClass.secondary}>Delete monitor</SubmitButton>
+              </ActionForm>
+            </div>
+          ) : null}
         </div>
         <div className="grid gap-4 md:grid-cols-2">
           <Card className="p-4">
