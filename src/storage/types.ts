@@ -31,12 +31,16 @@ import type {
 import type { AccountStore } from "./accounts-types";
 import type { ArtifactStore, ReleaseActivityRepo, ReleaseRepo } from "./release-types";
 import type { SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
+// Cron monitors and user feedback.
+import type { FeedbackRepo, MonitorRepo } from "./monitor-types";
 
 // Storage code reads the domain types through here; every other layer imports src/model.
 export * from "../model";
 export * from "./telemetry-types";
 export * from "./accounts-types";
 export * from "./release-types";
+// Cron monitors and user feedback.
+export * from "./monitor-types";
 
 export interface OrganizationRepo {
   create(input: { slug: string; name: string }): Promise<Organization>;
@@ -169,6 +173,11 @@ export interface Storage {
   releaseActivity: ReleaseActivityRepo;
   /** Source-map artifacts; also the `ArtifactLookup` the resolver reads. */
   artifacts: ArtifactStore;
+  // Cron monitors and user feedback.
+  /** Cron monitors and their check-ins. */
+  monitors: MonitorRepo;
+  /** User feedback (feedback and user_report items). */
+  feedback: FeedbackRepo;
   /**
    * Calls `listener` whenever a project or project key may have changed, in this process or — on a
    * shared database — in any other (PostgreSQL: LISTEN/NOTIFY, and after the listening connection

@@ -9,6 +9,7 @@ import { storageContract, type EngineFactory } from "../contract/suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
+import { monitorContract } from "../contract/monitor-suite";
 import { createPostgresStorage } from "../../src/storage/postgres";
 import { PARTITIONED_TABLES } from "../../src/storage/postgres/partitions";
 import type { Storage } from "../../src/storage/types";
@@ -40,6 +41,8 @@ if (await postgresForTests("storage contract: postgres")) {
   releaseContract("postgres", postgres);
   keyControlsContract("postgres", postgres);
   privacyContract("postgres", postgres);
+  // A second storage on the same schema stands for a second process.
+  monitorContract("postgres", postgres, { second: (storage) => createPostgresStorage({ url: schemas.get(storage)!.url, poolSize: 2 }) });
 }
 
 if (await postgresForTests("postgres engine specifics")) {

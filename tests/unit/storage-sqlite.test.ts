@@ -14,6 +14,7 @@ import { storageContract, type EngineFactory } from "../contract/suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
 import { telemetryContract } from "../contract/telemetry-suite";
+import { monitorContract } from "../contract/monitor-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import type { SqliteTopology } from "../../src/config";
 import type { Storage } from "../../src/storage/types";
@@ -43,6 +44,7 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   storageContract(name, sqlite(commitThread));
   telemetryContract(name, sqlite(commitThread));
   spanContract(name, sqlite(commitThread));
+  monitorContract(name, sqlite(commitThread));
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
   releaseContract(name, sqlite(commitThread));

@@ -22,6 +22,10 @@ import { appReleases } from "./releases";
 import { appTeams } from "./teams";
 import { appApiTokens } from "./tokens";
 import { appUsers } from "./users";
+// Cron monitors and user feedback.
+import { appFeedback } from "./feedback";
+import { appMonitors } from "./monitors";
+import type { FeedbackRepo, MonitorRepo } from "../monitor-types";
 
 export interface AppData {
   organizations: OrganizationRepo;
@@ -32,6 +36,9 @@ export interface AppData {
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
+  // Cron monitors and user feedback.
+  monitors: MonitorRepo;
+  feedback: FeedbackRepo;
 }
 
 /** `blobs`: where the engine keeps artifact bytes (blobs.ts). */
@@ -39,6 +46,9 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
   return {
     releases: appReleases(dialect),
     artifacts: appArtifacts(dialect, blobs),
+    // Cron monitors and user feedback.
+    monitors: appMonitors(dialect),
+    feedback: appFeedback(dialect),
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),

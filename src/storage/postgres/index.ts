@@ -46,6 +46,9 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     releases: app.releases,
     releaseActivity: postgresReleaseActivity(db),
     artifacts: app.artifacts,
+    // Cron monitors and user feedback.
+    monitors: app.monitors,
+    feedback: app.feedback,
     onKeysChanged: (listener) => keyChanges.subscribe(listener),
     async ping() {
       await db.query("SELECT 1");

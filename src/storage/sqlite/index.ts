@@ -66,6 +66,9 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     releases: app.releases,
     releaseActivity: sqliteReleaseActivity(db),
     artifacts: app.artifacts,
+    // Cron monitors and user feedback.
+    monitors: app.monitors,
+    feedback: app.feedback,
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);
