@@ -1,3 +1,4 @@
+import { sqlQuotaCounter } from "../app/quotas";
 import { appData } from "../app";
 import { sqlKeyRates } from "../app/key-rates";
 import { tableBlobStore } from "../app/blobs";
@@ -33,6 +34,9 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     projectOptions: app.projectOptions,
     keyRates: sqlKeyRates(dialect),
     privacy: app.privacy,
+    // Quotas (issue 33 item 4).
+    quotas: app.quotas,
+    quotaCounts: sqlQuotaCounter(dialect),
     issues: postgresIssues(db),
     events: postgresEvents(db),
     // Up to 3 batches in flight, never more than half the pool: the UI and API keep connections.
