@@ -87,15 +87,18 @@ export interface QuotaVerdict {
 /**
  * Rules this process has seen refuse, until their window ends: a flood past a quota is then refused
  * without a round trip, as Relay caches the rate limits it hears (another process learns it on its
- * own first refusal). Keyed by the limit too, so raising a quota takes effect at once.
+ * own first refusal). Keyed by the limit too, so raising a quota takes effect at once; one map per
+ * counter store (one per database).
  */
-const exhausted = new Map<string, number>();
+const exhaustedBy = new WeakMap<QuotaCounter, Map<string, number>>();
 const EXHAUSTED_MAX = 10_000;
 const exhaustedKey = (rule: QuotaRule) => `${rule.counter}:${rule.limit}`;
 
 /** Charges the job to the plan's rules; null when everything in it is within its quotas (the common case). */
 export async function enforceQuotas(plan: QuotaPlan, job: IngestJob, counter: QuotaCounter): Promise<QuotaVerdict | null> {
   const context = job.context;
+  let exhausted = exhaustedBy.get(counter);
+  if (!exhausted) exhaustedBy.set(counter, (exhausted = new Map()));
   const charges: (Charge | null)[] = job.kind === "store" ? [{ quota: [["error", 1]], outcomes: [["error", 1]] }] : job.items.map(chargeOf);
   const totals = new Map<QuotaCategory, number>();
   for (const charge of charges) {
