@@ -4,7 +4,7 @@
  * shared counter each one counts in. A project with none has no plan (null) and pays nothing per
  * request.
  */
-import { QUOTA_REASONS, type Project, type QuotaCategory, type QuotaSet, type QuotaWindow } from "../model";
+import { QUOTA_REASONS, quotaCounterName, type Project, type QuotaCategory, type QuotaSet, type QuotaWindow } from "../model";
 
 export interface QuotaRule {
   category: QuotaCategory;
@@ -27,14 +27,14 @@ export type SpikeLimits = Partial<Record<QuotaCategory, number>>;
 export function compileQuotaPlan(project: Project, quotas: QuotaSet, spike: SpikeLimits | null): QuotaPlan | null {
   const rules: QuotaRule[] = [];
   for (const quota of quotas.project) {
-    rules.push({ ...quota, scope: "project", reason: QUOTA_REASONS.project, counter: `p${project.id}:${quota.category}:${quota.window}` });
+    rules.push({ ...quota, scope: "project", reason: QUOTA_REASONS.project, counter: quotaCounterName("p", project.id, quota.category, quota.window) });
   }
   for (const quota of quotas.organization) {
-    rules.push({ ...quota, scope: "organization", reason: QUOTA_REASONS.organization, counter: `o${project.organizationId}:${quota.category}:${quota.window}` });
+    rules.push({ ...quota, scope: "organization", reason: QUOTA_REASONS.organization, counter: quotaCounterName("o", project.organizationId, quota.category, quota.window) });
   }
   if (spike) {
     for (const [category, limit] of Object.entries(spike) as [QuotaCategory, number][]) {
-      rules.push({ category, window: "hour", limit, scope: "project", reason: QUOTA_REASONS.spike, counter: `s${project.id}:${category}:hour` });
+      rules.push({ category, window: "hour", limit, scope: "project", reason: QUOTA_REASONS.spike, counter: quotaCounterName("s", project.id, category, "hour") });
     }
   }
   return rules.length > 0 ? { rules } : null;

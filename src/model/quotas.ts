@@ -51,3 +51,11 @@ export function quotaWindowAt(window: QuotaWindow, atMs: number): { start: numbe
   const start = Math.floor(now / seconds) * seconds;
   return { start, end: start + seconds };
 }
+
+/**
+ * The shared counter a quota counts in: whose (`p` project, `o` organisation, `s` a project's spike
+ * protection, then the id), which category, which window. Read by ingest and the settings pages.
+ */
+export function quotaCounterName(owner: "p" | "o" | "s", id: string, category: QuotaCategory, window: QuotaWindow): string {
+  return `${owner}${id}:${category}:${window}`;
+}
