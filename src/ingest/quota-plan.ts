@@ -27,10 +27,17 @@ export type SpikeLimits = Partial<Record<QuotaCategory, number>>;
 export function compileQuotaPlan(project: Project, quotas: QuotaSet, spike: SpikeLimits | null): QuotaPlan | null {
   const rules: QuotaRule[] = [];
   for (const quota of quotas.project) {
-    rules.push({ ...quota, scope: "project", reason: QUOTA_REASONS.project, counter: quotaCounterName("p", project.id, quota.category, quota.window) });
+    rules.push({ category: quota.category, window: quota.window, limit: quota.limit, scope: "project", reason: QUOTA_REASONS.project, counter: quotaCounterName("p", project.id, quota.category, quota.window) });
   }
   for (const quota of quotas.organization) {
-    rules.push({ ...quota, scope: "organization", reason: QUOTA_REASONS.organization, counter: quotaCounterName("o", project.organizationId, quota.category, quota.window) });
+    rules.push({
+      category: quota.category,
+      window: quota.window,
+      limit: quota.limit,
+      scope: "organization",
+      reason: QUOTA_REASONS.organization,
+      counter: quotaCounterName("o", project.organizationId, quota.category, quota.window),
+    });
   }
   if (spike) {
     for (const [category, limit] of Object.entries(spike) as [QuotaCategory, number][]) {
