@@ -1,8 +1,9 @@
 /**
  * Spike protection (issue 33 item 4): an automatic hourly limit per project and category, for
- * projects that switch it on (project option `quotas:spike-protection`). The rule, documented in
- * docs/quotas.md: the limit for the current hour is ten times the project's average accepted items
- * per hour over the 168 hours (7 days) before it, and never below SPIKE_PROTECTION_MIN_PER_HOUR.
+ * projects that switch it on (project option `quotas:spike-protection`). The rule (docs/security.md,
+ * "Quotas and spike protection"): the limit for the current hour is ten times the project's average
+ * accepted items per hour over the 168 hours (7 days) before it, never below
+ * SPIKE_PROTECTION_MIN_PER_HOUR.
  * Every process computes it from the same shared outcome counters, so they agree; it is recomputed
  * at most every ten minutes per project (and when the hour changes), never per request.
  */
