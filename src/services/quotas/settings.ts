@@ -54,13 +54,16 @@ export const quotasInput = z
   .strict();
 export type QuotasInput = z.infer<typeof quotasInput>;
 
+/** A 400 in the shape readJsonBody's are: the message names the field, the causes repeat it. */
+const invalid = (cause: string) => new AppError("bad_request", `invalid request body: ${cause}`, [cause]);
+
 /** Each category and window at most once: two limits for one counter would be ambiguous. */
 function checkedQuotas(quotas: Quota[]): Quota[] {
   const seen = new Map<string, number>();
   quotas.forEach((quota, index) => {
     const key = `${quota.category}/${quota.window}`;
     const first = seen.get(key);
-    if (first !== undefined) throw new AppError("bad_request", "invalid quotas", [`quotas.${index}: ${quota.category} per ${quota.window} is already set by quotas.${first}`]);
+    if (first !== undefined) throw invalid(`quotas.${index}: ${quota.category} per ${quota.window} is already set by quotas.${first}`);
     seen.set(key, index);
   });
   return quotas;
@@ -102,7 +105,7 @@ export async function updateProjectQuotas(storage: Storage, actor: Actor, projec
 }
 
 export async function updateOrganizationQuotas(storage: Storage, actor: Actor, organization: Organization, input: QuotasInput): Promise<{ quotas: QuotaJson[] }> {
-  if (input.spikeProtection !== undefined) throw new AppError("bad_request", "invalid quotas", ["spikeProtection: set per project (PUT /api/0/projects/{org}/{project}/quotas/ or /spike-protections/)"]);
+  if (input.spikeProtection !== undefined) throw invalid("spikeProtection: set per project (PUT /api/0/projects/{org}/{project}/quotas/ or /spike-protections/)");
   if (input.quotas !== undefined) await storage.quotas.replace(organization.id, null, checkedQuotas(input.quotas));
   await recordAudit(storage, actor, organization.id, "org.edit", { type: "organization", id: organization.id }, { quotas: input.quotas });
   return organizationQuotas(storage, organization);
@@ -123,7 +126,7 @@ export async function setSpikeProtection(storage: Storage, access: Access, actor
     projects = [];
     for (const [index, slug] of wanted.entries()) {
       const project = visible.find((candidate) => candidate.slug === slug);
-      if (!project) throw new AppError("bad_request", "invalid spike protection request", [`projects.${index}: unknown project ${slug}`]);
+      if (!project) throw invalid(`projects.${index}: unknown project ${slug}`);
       projects.push(project);
     }
   }
