@@ -63,14 +63,6 @@ export interface QuotasTable {
   quota_limit: number;
 }
 
-/** PostgreSQL only: quota counters shared by every process (SQLite counts in memory). */
-export interface QuotaCountsTable {
-  name: string;
-  window_start: number;
-  count: number;
-  quota_limit: number;
-}
-
 export interface UsersTable {
   id: Generated<number>;
   /** Lower-cased before it gets here. */
@@ -326,7 +318,6 @@ export interface AppDatabase {
   key_rate_counts: KeyRateCountsTable;
   // Quotas (issue 33 item 4).
   quotas: QuotasTable;
-  quota_counts: QuotaCountsTable;
   users: UsersTable;
   login_sessions: LoginSessionsTable;
   api_tokens: ApiTokensTable;

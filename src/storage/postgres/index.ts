@@ -1,6 +1,6 @@
-import { sqlQuotaCounter } from "../app/quotas";
 import { appData } from "../app";
 import { sqlKeyRates } from "../app/key-rates";
+import { postgresQuotaCounter } from "./quota-counts";
 import { tableBlobStore } from "../app/blobs";
 import { postgresDialect } from "../app/dialect";
 import type { Storage } from "../types";
@@ -36,7 +36,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     privacy: app.privacy,
     // Quotas (issue 33 item 4).
     quotas: app.quotas,
-    quotaCounts: sqlQuotaCounter(dialect),
+    quotaCounts: postgresQuotaCounter(db),
     issues: postgresIssues(db),
     events: postgresEvents(db),
     // Up to 3 batches in flight, never more than half the pool: the UI and API keep connections.
