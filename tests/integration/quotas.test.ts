@@ -267,6 +267,17 @@ if (await postgresForTests("quotas on two processes")) {
       assert.deepEqual([quantity(totals, "accepted", "error", null), quantity(totals, "rate_limited", "error", "project_quota")], [5, 3]);
     });
 
+    it("never accept more than the quota between them under concurrent requests", async () => {
+      const since = Date.now() - 60_000;
+      const { project, key } = await newProject(a, "Concurrent");
+      await putQuotas(b, `/api/0/projects/default/${project.slug}/quotas/`, { quotas: [{ category: "error", window: "day", limit: 7 }] });
+      // 24 requests at once, half through each process: counted in coalesced statements on both.
+      const statuses = await Promise.all(Array.from({ length: 24 }, (_, i) => post(i % 2 === 0 ? a : b, project.id, key.public, error(key.public)).then((answer) => answer.status)));
+      assert.deepEqual([statuses.filter((status) => status === 200).length, statuses.filter((status) => status === 429).length], [7, 17]);
+      const totals = await outcomesOf(a, project.id, since);
+      assert.deepEqual([quantity(totals, "accepted", "error", null), quantity(totals, "rate_limited", "error", "project_quota")], [7, 17]);
+    });
+
     it("share an organisation's quota across two projects, and a raised limit applies on both at once", async () => {
       const [first, second] = [await newProject(a, "Org One"), await newProject(a, "Org Two")];
       await putQuotas(b, "/api/0/organizations/default/quotas/", { quotas: [{ category: "error", window: "day", limit: 4 }] });
