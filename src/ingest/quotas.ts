@@ -131,8 +131,12 @@ export async function enforceQuotas(plan: QuotaPlan, job: IngestJob, counter: Qu
   const outcomes = new Map<string, { reason: string; quantity: number }>();
   const kept: EnvelopeItem[] = [];
   let chargeableKept = 0;
+  // An envelope's attachments belong to its event: dropped with it, as Relay does.
+  const eventRefusedBy = job.kind === "envelope" && job.items.some((item) => item.headers.type === "event") ? refusedBy.get("error")?.[0] : undefined;
   charges.forEach((charge, index) => {
-    const limitedBy = charge?.quota.map(([category]) => refusedBy.get(category)?.[0]).find((rule) => rule !== undefined);
+    const limitedBy =
+      charge?.quota.map(([category]) => refusedBy.get(category)?.[0]).find((rule) => rule !== undefined) ??
+      (eventRefusedBy && job.kind === "envelope" && job.items[index]!.headers.type === "attachment" ? eventRefusedBy : undefined);
     if (charge && limitedBy) {
       for (const [category, quantity] of charge.outcomes) {
         const key = `${category}\n${limitedBy.reason}`;

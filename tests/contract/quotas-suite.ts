@@ -114,6 +114,13 @@ export function quotasContract(engine: string, factory: EngineFactory): void {
       // Only an event (and a client report): refused as a whole.
       const alone = await enforceQuotas(plan, job(project, at + 3, ["event", "client_report"]), storage.quotaCounts);
       assert.deepEqual([alone?.refused, alone && typesOf(alone.job)], [true, ["client_report"]]);
+      // An event's attachments are dropped with it.
+      const withAttachment = await enforceQuotas(plan, job(project, at + 4, ["event", "attachment", "session"]), storage.quotaCounts);
+      assert.deepEqual(withAttachment && typesOf(withAttachment.job), ["session"]);
+      assert.deepEqual(
+        withAttachment?.outcomes.map((o) => o.kind === "outcome" && [o.category, o.reason, o.quantity]),
+        [["error", "project_quota", 1], ["attachment", "project_quota", 10], ["attachment_item", "project_quota", 1]],
+      );
       // The other project has no quota of its own.
       assert.equal(await planOf(other), null);
       // The next hour starts afresh.
