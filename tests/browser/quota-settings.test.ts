@@ -17,7 +17,9 @@ test("quota settings pages change what the quota API reports", { timeout: 120_00
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 1600 } });
     await loginInBrowser(page, server.baseUrl);
-    await page.goto(`${server.baseUrl}/settings/default/projects/default/quotas`);
+    await page.goto(`${server.baseUrl}/settings/default/projects/default/keys`);
+    await page.getByRole("link", { name: "Quotas", exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/settings/default/projects/default/quotas`);
     await page.getByLabel("Errors per hour").fill("2");
     await page.getByLabel("Sessions per month").fill("1,000");
     await page.getByLabel("Limit sudden spikes automatically").check();
@@ -42,7 +44,9 @@ test("quota settings pages change what the quota API reports", { timeout: 120_00
     const unchanged = (await (await server.api("/api/0/projects/default/default/quotas/")).json()) as Answer;
     assert.deepEqual(unchanged.quotas.map(({ limit }) => limit), [2, 1000]);
 
-    await page.goto(`${server.baseUrl}/settings/default/quotas`);
+    // The settings sections link both pages.
+    await page.getByRole("link", { name: "Organisation quotas", exact: true }).first().click();
+    await page.waitForURL(`${server.baseUrl}/settings/default/quotas`);
     await page.getByLabel("Transactions per day").fill("5000");
     await page.getByRole("button", { name: "Save quotas" }).click();
     await page.getByText("Quotas saved.").waitFor();

@@ -22,7 +22,7 @@ export default async function OrganizationQuotasPage({ params }: { params: Promi
   const canWrite = hasScope(access, "org:write");
   return (
     <AppShell workspace={workspace} active="settings" projectHref={(p) => issuesHref(organization.slug, p)}>
-      <SettingsNav workspace={workspace} active="quotas" />
+      <SettingsNav workspace={workspace} active="org-quotas" />
       <div className="mx-auto max-w-4xl space-y-6">
         <div>
           <p className="text-sm text-muted">Organisation settings · {organization.name}</p>
