@@ -19,6 +19,7 @@ import { DirectServer } from "./src/http/direct-server";
 import { BufferBudget } from "./src/ingest/budget";
 import { applyPageHeaders } from "./src/http/page-headers";
 import { KeyCache } from "./src/ingest/keys";
+import { SpikeLimitCache } from "./src/ingest/spike-protection";
 import { PrivacyCache } from "./src/ingest/privacy-cache";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
@@ -85,7 +86,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     }
   }
   const release = `periscope@${packageVersion()}`;
-  const keys = new KeyCache(storage);
+  const keys = new KeyCache(storage, undefined, undefined, new SpikeLimitCache(storage, config.spikeProtectionMinPerHour));
   const captureServerException = createServerCapture({
     config, store: storage.ingest, logger, monitoringProjectId: monitoringProject.project.id, release, root,
   });
@@ -120,6 +121,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     },
     keys,
     keyRates: storage.keyRates,
+    quotaCounts: storage.quotaCounts,
     privacy,
     budget: new BufferBudget(config.buffers),
     sink,

@@ -13,3 +13,4 @@ export * from "./privacy";
 // Cron monitors and user feedback.
 export * from "./monitors";
 export * from "./feedback";
+export * from "./quotas";

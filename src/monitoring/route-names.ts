@@ -72,6 +72,12 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/repos",
   "/api/0/projects/:org/:project/releases",
   "/api/0/projects/:org/:project/releases/:version/files",
+  // Quotas and spike protection (issue 33 item 4).
+  "/settings/:org/quotas",
+  "/settings/:org/projects/:project/quotas",
+  "/api/0/organizations/:org/quotas",
+  "/api/0/organizations/:org/spike-protections",
+  "/api/0/projects/:org/:project/quotas",
 ] as const;
 
 const PATTERNS = ROUTE_PATTERNS.map((pattern) => pattern.split("/").slice(1));

@@ -423,6 +423,31 @@ const CASES: Record<RouteKey, RouteCase> = {
     success: 204, alphaBound: true, params: () => ({ org: "default", project: "alpha-app", filterId: "web-crawlers" }), body: () => ({ active: false }),
     check: (answer) => assert.equal(answer.body, null),
   },
+  // Quotas and spike protection (issue 33 item 4).
+  "GET /api/0/projects/{org}/{project}/quotas/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    check: (answer) => assert.ok(Array.isArray((answer.body as { quotas: unknown[] }).quotas)),
+  },
+  "PUT /api/0/projects/{org}/{project}/quotas/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }), body: (n) => ({ quotas: [{ category: "error", window: "day", limit: 1_000_000 + n }] }),
+    check: (answer) => assert.ok((answer.body as { quotas: { limit: number }[] }).quotas[0]!.limit > 1_000_000),
+  },
+  "GET /api/0/organizations/{org}/quotas/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) => assert.ok(Array.isArray((answer.body as { quotas: unknown[] }).quotas)),
+  },
+  "PUT /api/0/organizations/{org}/quotas/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }), body: (n) => ({ quotas: [{ category: "span", window: "month", limit: 1_000_000_000 + n }] }),
+    check: (answer) => assert.ok((answer.body as { quotas: { limit: number }[] }).quotas[0]!.limit > 1_000_000_000),
+  },
+  "POST /api/0/organizations/{org}/spike-protections/": {
+    success: 201, alphaBound: false, params: () => ({ org: "default" }), body: () => ({ projects: ["$all"] }),
+    check: (answer) => assert.equal(answer.body, null),
+  },
+  "DELETE /api/0/organizations/{org}/spike-protections/": {
+    success: 204, alphaBound: false, params: () => ({ org: "default" }), body: () => ({ projects: ["$all"] }),
+    check: (answer) => assert.equal(answer.body, null),
+  },
   "POST /api/0/teams/{org}/{team}/projects/": {
     success: 201, alphaBound: false, params: () => ({ org: "default", team: "alpha" }), body: (n) => ({ name: `Matrix ${n}`, slug: `matrix-${n}` }),
     check: (answer) => assert.match((answer.body as { slug: string }).slug, /^matrix-\d+$/),

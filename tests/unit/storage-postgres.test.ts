@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import pg from "pg";
 import { accountsContract } from "../contract/accounts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
+import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
 import { releaseContract } from "../contract/release-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
@@ -40,6 +41,7 @@ if (await postgresForTests("storage contract: postgres")) {
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);
   keyControlsContract("postgres", postgres);
+  quotasContract("postgres", postgres);
   privacyContract("postgres", postgres);
   // A second storage on the same schema stands for a second process.
   monitorContract("postgres", postgres, { second: (storage) => createPostgresStorage({ url: schemas.get(storage)!.url, poolSize: 2 }) });

@@ -8,6 +8,7 @@ import { eventItem } from "../../src/items/event";
 import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { accountsContract } from "../contract/accounts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
+import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
 import { releaseContract } from "../contract/release-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
@@ -49,6 +50,7 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   accountsContract(name, sqlite(commitThread));
   releaseContract(name, sqlite(commitThread));
   keyControlsContract(name, sqlite(commitThread));
+  quotasContract(name, sqlite(commitThread));
   privacyContract(name, sqlite(commitThread));
 }
 // Every commit merges its events into issue_events (issue-events.ts); above, none does within a test.

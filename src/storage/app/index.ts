@@ -4,7 +4,7 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
-import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo } from "../types";
+import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, QuotaRepo, ReleaseRepo } from "../types";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
@@ -18,6 +18,7 @@ import { appOrganizations } from "./organizations";
 import { appProjectOptions } from "./project-options";
 import { appPrivacy } from "./privacy";
 import { appProjects } from "./projects";
+import { appQuotas } from "./quotas";
 import { appReleases } from "./releases";
 import { appTeams } from "./teams";
 import { appApiTokens } from "./tokens";
@@ -33,6 +34,8 @@ export interface AppData {
   keys: ProjectKeyRepo;
   projectOptions: ProjectOptionsRepo;
   privacy: PrivacyRepo;
+  /** Quotas (issue 33 item 4). */
+  quotas: QuotaRepo;
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
@@ -54,6 +57,7 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     keys: appKeys(dialect),
     projectOptions: appProjectOptions(dialect),
     privacy: appPrivacy(dialect),
+    quotas: appQuotas(dialect),
     accounts: {
       users: appUsers(dialect),
       loginSessions: appLoginSessions(dialect),

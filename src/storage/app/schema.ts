@@ -53,6 +53,16 @@ export interface KeyRateCountsTable {
   count: number;
 }
 
+// Quotas (issue 33 item 4): migrations sqlite/0012, postgres/0007.
+/** One quota; project_id 0: the organisation's. */
+export interface QuotasTable {
+  organization_id: number;
+  project_id: number;
+  category: string;
+  time_window: string;
+  quota_limit: number;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   /** Lower-cased before it gets here. */
@@ -370,6 +380,8 @@ export interface AppDatabase {
   project_keys: ProjectKeysTable;
   project_options: ProjectOptionsTable;
   key_rate_counts: KeyRateCountsTable;
+  // Quotas (issue 33 item 4).
+  quotas: QuotasTable;
   users: UsersTable;
   login_sessions: LoginSessionsTable;
   api_tokens: ApiTokensTable;
