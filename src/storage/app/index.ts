@@ -4,11 +4,12 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
-import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo } from "../types";
+import type { ArtifactStore, IssueTriageRepo, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo } from "../types";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
 import type { AppDialect } from "./dialect";
+import { appIssueTriage } from "./issue-triage";
 import { appInvites } from "./invites";
 import { appKeys } from "./keys";
 import { appLoginSessions } from "./login-sessions";
@@ -32,6 +33,8 @@ export interface AppData {
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
+  // Issue workflow.
+  issueTriage: IssueTriageRepo;
 }
 
 /** `blobs`: where the engine keeps artifact bytes (blobs.ts). */
@@ -39,6 +42,7 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
   return {
     releases: appReleases(dialect),
     artifacts: appArtifacts(dialect, blobs),
+    issueTriage: appIssueTriage(dialect),
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),
