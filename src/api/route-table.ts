@@ -73,6 +73,10 @@ export const ROUTES = {
   "GET /api/0/issues/{issueId}/events/": { level: "organization", scope: "event:read" },
   "GET /api/0/issues/{issueId}/events/{eventId}/": { level: "organization", scope: "event:read" },
   "GET /api/0/projects/{org}/{project}/issues/": { level: "organization", scope: "event:read" },
+  // Issue workflow: comments and activity.
+  "GET /api/0/issues/{issueId}/comments/": { level: "organization", scope: "event:read" },
+  "POST /api/0/issues/{issueId}/comments/": { level: "organization", scope: "event:write" },
+  "GET /api/0/issues/{issueId}/activities/": { level: "organization", scope: "event:read" },
   "GET /api/0/projects/{org}/{project}/events/{eventId}/": { level: "organization", scope: "event:read" },
   "GET /api/0/projects/{org}/{project}/keys/": { level: "organization", scope: "project:read" },
   "POST /api/0/projects/{org}/{project}/keys/": { level: "organization", scope: "project:write" },

@@ -32,6 +32,9 @@ export const ROUTE_PATTERNS = [
   "/api/0/api-tokens/:tokenId",
   "/api/0/issues/:issueId",
   "/api/0/issues/:issueId/events",
+  // Issue workflow.
+  "/api/0/issues/:issueId/comments",
+  "/api/0/issues/:issueId/activities",
   "/api/0/issues/:issueId/events/:eventId",
   "/api/0/organizations/:org",
   "/api/0/organizations/:org/audit-logs",

@@ -93,6 +93,8 @@ export interface IssueRepo {
   query(query: IssueQuery): Promise<Page<IssueWithStats>>;
   /** Sets status, its substatus and the status details (null clears them). */
   setStatus(id: string, status: IssueStatus, details?: IssueStatusDetails | null): Promise<Issue | null>;
+  // Issue workflow: deletes issues with their events and counters; returns the ids that existed.
+  deleteIssues(ids: string[]): Promise<string[]>;
   // Issue workflow: ignored issues whose time ran out come back (with activity); returns their ids.
   wakeExpired(now: number): Promise<string[]>;
   /** The highest hourly event count of the issue since `since` (Unix ms): "until escalating" reads it. */

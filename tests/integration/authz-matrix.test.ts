@@ -118,7 +118,9 @@ let serial = 0;
 const tokens = new Map<string, Credentials>();
 
 const slugs = (items: unknown) => (items as { slug: string }[]).map((item) => item.slug).sort();
-const sameAsOwner = (key: RouteKey) => (answer: Answer) => assert.deepStrictEqual(answer.body, reference.get(key));
+/** Comments added by the comment cases change numComments meanwhile, so it is left out. */
+const withoutComments = (body: unknown) => (body !== null && typeof body === "object" && "numComments" in body ? { ...body, numComments: 0 } : body);
+const sameAsOwner = (key: RouteKey) => (answer: Answer) => assert.deepStrictEqual(withoutComments(answer.body), withoutComments(reference.get(key)));
 const throwaway = async (principal: Principal): Promise<Record<string, string>> => {
   if (!principal.person) return { tokenId: "1" };
   const person = principal.person;
@@ -331,7 +333,19 @@ const CASES: Record<RouteKey, RouteCase> = {
   },
   "PUT /api/0/issues/{issueId}/": {
     success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }), body: () => ({ status: "unresolved" }),
-    check: (answer) => assert.deepStrictEqual(answer.body, reference.get("GET /api/0/issues/{issueId}/")),
+    check: sameAsOwner("GET /api/0/issues/{issueId}/"),
+  },
+  "GET /api/0/issues/{issueId}/comments/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }),
+    check: (answer) => assert.ok((answer.body as { type: string }[]).every((entry) => entry.type === "note")),
+  },
+  "POST /api/0/issues/{issueId}/comments/": {
+    success: 201, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }), body: (n) => ({ text: `matrix note ${n}` }),
+    check: (answer) => assert.equal((answer.body as { type: string }).type, "note"),
+  },
+  "GET /api/0/issues/{issueId}/activities/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }),
+    check: (answer) => assert.ok(Array.isArray((answer.body as { activity: unknown[] }).activity)),
   },
   "GET /api/0/issues/{issueId}/events/": {
     success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }),

@@ -90,6 +90,25 @@ export function postgresIssues(db: PgDb): IssueRepo {
       return getById(id);
     },
 
+    async deleteIssues(ids) {
+      const wanted = ids.filter(isId).map(Number);
+      if (wanted.length === 0) return [];
+      return db.transaction(async (tx) => {
+        const deleted = (await tx.query<{ id: number }>("DELETE FROM issues WHERE id = ANY($1::bigint[]) RETURNING id", [wanted])).map((row) => Number(row.id));
+        if (deleted.length === 0) return [];
+        // Event id claims go too, so a resent event is stored again rather than taken for a duplicate.
+        await tx.query(
+          `DELETE FROM event_ids c USING events e
+           WHERE e.issue_id = ANY($1::bigint[]) AND c.project_id = e.project_id AND c.event_id = e.event_id`,
+          [deleted],
+        );
+        for (const table of ["events", "issue_users", "issue_hourly", "issue_tags", "issue_merged_hashes"]) {
+          await tx.query(`DELETE FROM ${table} WHERE issue_id = ANY($1::bigint[])`, [deleted]);
+        }
+        return deleted.map(String);
+      });
+    },
+
     async wakeExpired(now) {
       const rows = await db.query<{ id: number; status_details: string | null }>(
         "SELECT id, status_details FROM issues WHERE status = 'ignored' AND status_details IS NOT NULL",

@@ -29,6 +29,24 @@ export function sqliteIssues(db: Db): IssueRepo {
   );
   const unreview = db.prepare<[number]>("DELETE FROM issue_reviews WHERE issue_id = ?");
   const maxHourly = db.prepare<[number, number], { n: number | null }>("SELECT MAX(count) AS n FROM issue_hourly WHERE issue_id = ? AND hour >= ?");
+  const deleteStatements = [
+    "DELETE FROM issue_events WHERE issue_id = ?",
+    "DELETE FROM events WHERE issue_id = ?",
+    "DELETE FROM issue_users WHERE issue_id = ?",
+    "DELETE FROM issue_hourly WHERE issue_id = ?",
+    "DELETE FROM issue_tags WHERE issue_id = ?",
+    "DELETE FROM issue_merged_hashes WHERE issue_id = ?",
+  ].map((statement) => db.prepare<[number]>(statement));
+  const deleteIssue = db.prepare<[number]>("DELETE FROM issues WHERE id = ?");
+  const deleteAll = db.transaction((ids: number[]) => {
+    const deleted: string[] = [];
+    for (const id of ids) {
+      if (deleteIssue.run(id).changes === 0) continue;
+      for (const statement of deleteStatements) statement.run(id);
+      deleted.push(String(id));
+    }
+    return deleted;
+  });
   const wakeAll = db.transaction((ids: number[], now: number) => {
     const woken: string[] = [];
     for (const id of ids) {
@@ -122,6 +140,10 @@ export function sqliteIssues(db: Db): IssueRepo {
       updateStatus.run(status, substatusFor(status, details), details ? JSON.stringify(details) : null, Number(id));
       const row = byId.get(Number(id));
       return row ? toIssue(row) : null;
+    },
+
+    async deleteIssues(ids) {
+      return deleteAll.immediate(ids.filter((id) => /^\d+$/.test(id)).map(Number));
     },
 
     async wakeExpired(now) {
