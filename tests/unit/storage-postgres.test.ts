@@ -5,6 +5,7 @@ import { accountsContract } from "../contract/accounts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
 import { privacyContract } from "../contract/privacy-suite";
 import { releaseContract } from "../contract/release-suite";
+import { issueWorkflowContract } from "../contract/issue-workflow-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
@@ -38,6 +39,7 @@ if (await postgresForTests("storage contract: postgres")) {
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);
+  issueWorkflowContract("postgres", postgres);
   keyControlsContract("postgres", postgres);
   privacyContract("postgres", postgres);
 }
