@@ -25,7 +25,7 @@ export async function issueJson(context: ApiContext, issue: Issue, project: Proj
 }
 
 export async function updateIssue(request: Request, params: { issueId: string }, context: ApiContext): Promise<Response> {
-  const update = parseIssueUpdate(await readJsonBody(request, z.unknown()));
+  const update = parseIssueUpdate(await readJsonBody(request, z.object({}).passthrough()));
   const { issue, project } = await visibleIssue(context, params.issueId);
   const { storage } = context.runtime;
   const updated = await applyIssueUpdate(storage, { user: context.principal.user, organization: context.access.organization }, issue, project, update);
