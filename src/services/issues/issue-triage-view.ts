@@ -57,3 +57,27 @@ export async function issueActivity(storage: Storage, organization: Organization
     return { ...entry, user: user ? { id: user.id, name: user.name, email: user.email } : null };
   });
 }
+
+export interface IssueWorkflowView {
+  triage: IssueTriageView;
+  activity: ActivityView[];
+  /** Who it can be assigned to. */
+  people: { userId: string; name: string; email: string }[];
+  teams: { id: string; slug: string; name: string }[];
+}
+
+/** Everything the issue page's workflow panel shows, for the signed-in person. */
+export async function issueWorkflowView(storage: Storage, organization: Organization, userId: string, issueId: string): Promise<IssueWorkflowView> {
+  const [triage, activity, members, teams] = await Promise.all([
+    issueTriageFor(storage, organization, userId, [issueId]),
+    issueActivity(storage, organization, issueId),
+    storage.accounts.members.listByOrganization(organization.id),
+    storage.accounts.teams.listByOrganization(organization.id),
+  ]);
+  return {
+    triage: triage.get(issueId)!,
+    activity,
+    people: members.map((m) => ({ userId: m.userId, name: m.user.name, email: m.user.email })),
+    teams: teams.map((t) => ({ id: t.id, slug: t.slug, name: t.name })),
+  };
+}
