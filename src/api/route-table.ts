@@ -73,7 +73,13 @@ export const ROUTES = {
   "GET /api/0/issues/{issueId}/events/": { level: "organization", scope: "event:read" },
   "GET /api/0/issues/{issueId}/events/{eventId}/": { level: "organization", scope: "event:read" },
   "GET /api/0/projects/{org}/{project}/issues/": { level: "organization", scope: "event:read" },
-  // Issue workflow: comments and activity.
+  // Issue workflow: comments, activity, hashes (unmerge), bulk changes.
+  "GET /api/0/issues/{issueId}/hashes/": { level: "organization", scope: "event:read" },
+  "DELETE /api/0/issues/{issueId}/hashes/": { level: "organization", scope: "event:write" },
+  "PUT /api/0/projects/{org}/{project}/issues/": { level: "organization", scope: "event:write" },
+  "DELETE /api/0/projects/{org}/{project}/issues/": { level: "organization", scope: "event:admin" },
+  "PUT /api/0/organizations/{org}/issues/": { level: "organization", scope: "event:write" },
+  "DELETE /api/0/organizations/{org}/issues/": { level: "organization", scope: "event:admin" },
   "GET /api/0/issues/{issueId}/comments/": { level: "organization", scope: "event:read" },
   "POST /api/0/issues/{issueId}/comments/": { level: "organization", scope: "event:write" },
   "GET /api/0/issues/{issueId}/activities/": { level: "organization", scope: "event:read" },

@@ -35,6 +35,7 @@ export const ROUTE_PATTERNS = [
   // Issue workflow.
   "/api/0/issues/:issueId/comments",
   "/api/0/issues/:issueId/activities",
+  "/api/0/issues/:issueId/hashes",
   "/api/0/issues/:issueId/events/:eventId",
   "/api/0/organizations/:org",
   "/api/0/organizations/:org/audit-logs",

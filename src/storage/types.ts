@@ -95,6 +95,12 @@ export interface IssueRepo {
   setStatus(id: string, status: IssueStatus, details?: IssueStatusDetails | null): Promise<Issue | null>;
   // Issue workflow: deletes issues with their events and counters; returns the ids that existed.
   deleteIssues(ids: string[]): Promise<string[]>;
+  // Issue workflow: merges the sources into the target (events move, their hashes now lead to the target); returns the merged ids.
+  merge(targetId: string, sourceIds: string[]): Promise<string[]>;
+  /** Brings back the issue merged in under `hash` (its id and short id again); null when the hash was not merged in. */
+  unmergeHash(issueId: string, hash: string): Promise<string | null>;
+  /** The issue's own grouping hash and those merged into it, with each one's latest event. */
+  hashes(issueId: string): Promise<IssueHash[]>;
   // Issue workflow: ignored issues whose time ran out come back (with activity); returns their ids.
   wakeExpired(now: number): Promise<string[]>;
   /** The highest hourly event count of the issue since `since` (Unix ms): "until escalating" reads it. */
@@ -153,6 +159,13 @@ export interface RetentionStore {
    * small batches (SQLite) or whole-day partition drops (PostgreSQL).
    */
   expire(before: number): Promise<RetentionResult>;
+}
+
+export interface IssueHash {
+  hash: string;
+  /** Merged in from another issue (can be unmerged); false for the issue's own hash. */
+  merged: boolean;
+  latestEventId: string | null;
 }
 
 // Issue workflow: assignment, bookmarks, review and activity (src/storage/app/issue-triage.ts).

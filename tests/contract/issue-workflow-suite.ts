@@ -10,6 +10,8 @@ import { readSpanContainer } from "../../src/items/span";
 import type { Issue, Organization, Project, Storage, User } from "../../src/storage/types";
 import { parseIssueUpdate } from "../../src/services/issues/issue-update-input";
 import { applyIssueUpdate } from "../../src/services/issues/issue-workflow";
+import { bulkUpdate, mergeIssues, selectIssues, unmergeHashes } from "../../src/services/issues/issue-bulk";
+import { parseIssueListParams } from "../../src/services/issues/list-issues";
 import { captureEvent, initSentryCapture, Sentry } from "../helpers/sentry-node-capture";
 import type { EngineFactory } from "./suite";
 
@@ -22,6 +24,10 @@ function failCheckout(): never {
 
 function failLogin(): never {
   throw new TypeError("login failed: no session");
+}
+
+function failSearch(): never {
+  throw new RangeError("search failed: index offline");
 }
 
 /** One real SDK event of the same error each time (same stack, so the same issue), with `release`. */
@@ -210,6 +216,59 @@ export function issueWorkflowContract(engine: string, factory: EngineFactory): v
       const again = await sendError(storage, project, null);
       assert.notEqual(again, id);
       assert.equal((await issue(again)).count, 1);
+    });
+
+    it("merges into the issue with the most events; later events of either hash land there; unmerge by hash brings the issue back", async () => {
+      const big = await sendError(storage, project, "shop@1.0.0");
+      await sendError(storage, project, "shop@1.0.0");
+      const small = await sendError(storage, project, "shop@1.1.0", failLogin);
+      const bystander = await sendError(storage, project, null, failSearch);
+      const before = await issue(small);
+      const selected = await selectIssues(storage, [project], [small, big], parseIssueListParams({}));
+      assert.deepEqual(await mergeIssues(storage, { user: ada, organization: org }, selected), { parent: big, children: [small] });
+      assert.equal(await storage.issues.getById(small), null);
+      const merged = await issue(big);
+      assert.equal(merged.count, 3);
+      assert.deepEqual((await storage.events.listForIssue(big, 10)).items.length, 3);
+      const hashes = await storage.issues.hashes(big);
+      assert.deepEqual(hashes.map((h) => h.merged).sort(), [false, true]);
+      // A later event with the merged issue's grouping goes to the merged issue.
+      assert.equal(await sendError(storage, project, "shop@1.1.0", failLogin), big);
+      assert.equal((await issue(big)).count, 4);
+      const releaseTags = (await storage.issues.tagDistribution(big, 10)).find((t) => t.key === "release")!;
+      assert.deepEqual(releaseTags.topValues.map((v) => [v.value, v.count]), [["shop@1.0.0", 2], ["shop@1.1.0", 2]]);
+      assert.equal((await issue(bystander)).count, 1);
+
+      const hash = hashes.find((h) => h.merged)!.hash;
+      await assert.rejects(unmergeHashes(storage, { user: ada, organization: org }, merged, [hashes.find((h) => !h.merged)!.hash]), /is not a hash merged into this issue/);
+      assert.deepEqual(await unmergeHashes(storage, { user: ada, organization: org }, merged, [hash]), [small]);
+      const back = await issue(small);
+      assert.deepEqual([back.shortId, back.title, back.count, back.status], [before.shortId, before.title, 2, "unresolved"]);
+      assert.equal((await issue(big)).count, 2);
+      const bigReleases = (await storage.issues.tagDistribution(big, 10)).find((t) => t.key === "release")!;
+      assert.deepEqual(bigReleases.topValues.map((v) => [v.value, v.count]), [["shop@1.0.0", 2]]);
+      assert.equal(await sendError(storage, project, null, failLogin), small);
+      assert.equal((await issue(small)).count, 3);
+      await assert.rejects(mergeIssues(storage, { user: ada, organization: org }, selected.slice(0, 1)), /merge: needs at least two issues/);
+    });
+
+    it("bulk resolves by id and by query", async () => {
+      const a = await sendError(storage, project, null);
+      const b = await sendError(storage, project, null, failLogin);
+      const c = await sendError(storage, project, null, failSearch);
+      const actor = { user: ada, organization: org };
+      const resolve = parseIssueUpdate({ status: "resolved" });
+      await bulkUpdate(storage, actor, await selectIssues(storage, [project], [a, b], parseIssueListParams({})), resolve);
+      assert.deepEqual([(await issue(a)).status, (await issue(b)).status, (await issue(c)).status], ["resolved", "resolved", "unresolved"]);
+      // By query: every unresolved issue matching "search failed".
+      const byQuery = await selectIssues(storage, [project], [], parseIssueListParams({ status: "unresolved", query: "search failed" }));
+      assert.deepEqual(byQuery.map((s) => s.issue.id), [c]);
+      await bulkUpdate(storage, actor, byQuery, parseIssueUpdate({ status: "ignored", statusDetails: { ignoreCount: 1 } }));
+      assert.equal((await issue(c)).status, "ignored");
+      // Ids of other projects are left out.
+      const other = await storage.projects.create({ organizationId: org.id, slug: "other", name: "Other", platform: "node" });
+      assert.deepEqual(await selectIssues(storage, [other], [a], parseIssueListParams({})), []);
+      await assert.rejects(selectIssues(storage, [project], ["x1"], parseIssueListParams({})), /id: "x1" is not an issue id/);
     });
   });
 }

@@ -438,7 +438,7 @@ describe("issues", () => {
   it("rejects bad status changes", async () => {
     const target = `/api/0/issues/${errorIssue.id}/`;
     await expectError("PUT", target, 400, "status: expected one of unresolved, resolved, ignored, resolvedInNextRelease", { status: "fixed" });
-    await expectError("PUT", target, 400, "nothing to change: give status, assignedTo, isBookmarked or inbox", {});
+    await expectError("PUT", target, 400, "nothing to change: give status, assignedTo, isBookmarked, inbox or merge", {});
     await expectError("PUT", target, 400, "statusDetails.ignoreCount: expected a positive integer", { status: "ignored", statusDetails: { ignoreCount: 0 } });
     await expectError("PUT", target, 400, 'assignedTo: unknown assignee "nobody@example.com": not a member or team of this organisation', { assignedTo: "nobody@example.com" });
     await expectError("PUT", target, 400, "invalid JSON body", "status=resolved");

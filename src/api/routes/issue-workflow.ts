@@ -4,6 +4,7 @@
  * log (`/issues/{id}/activities/`).
  */
 import { z } from "zod";
+import { AppError } from "../../errors";
 import type { Issue, Project } from "../../model";
 import { getIssue } from "../../services/issues/get-issue";
 import { parseIssueUpdate } from "../../services/issues/issue-update-input";
@@ -26,6 +27,7 @@ export async function issueJson(context: ApiContext, issue: Issue, project: Proj
 
 export async function updateIssue(request: Request, params: { issueId: string }, context: ApiContext): Promise<Response> {
   const update = parseIssueUpdate(await readJsonBody(request, z.object({}).passthrough()));
+  if (update.merge) throw new AppError("bad_request", "merge: only on the issue list, with the issues to merge (PUT …/issues/?id=1&id=2)");
   const { issue, project } = await visibleIssue(context, params.issueId);
   const { storage } = context.runtime;
   const updated = await applyIssueUpdate(storage, { user: context.principal.user, organization: context.access.organization }, issue, project, update);

@@ -65,7 +65,7 @@ const bad = (message: string): never => {
 export function parseIssueUpdate(value: unknown): IssueUpdate {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return bad("expected a JSON object");
   const parsed = parseInput(body, value);
-  if (parsed.merge !== undefined) return bad("merge: merging issues is not supported yet");
+  if (parsed.merge !== undefined && Object.keys(parsed).length > 1) return bad("merge: merge alone; other changes go in their own request");
   const details = parsed.statusDetails;
   let status = parsed.status;
   if (status === "resolvedInNextRelease") status = "resolved";
@@ -123,7 +123,7 @@ export function parseIssueUpdate(value: unknown): IssueUpdate {
   } else if (parsed.substatus !== undefined) {
     return bad("substatus: needs a status");
   }
-  if (change === null && Object.keys(parsed).length === 0) return bad("nothing to change: give status, assignedTo, isBookmarked or inbox");
+  if (change === null && Object.keys(parsed).length === 0) return bad("nothing to change: give status, assignedTo, isBookmarked, inbox or merge");
   return {
     status: change,
     assignedTo: parsed.assignedTo === undefined ? undefined : parsed.assignedTo === "" ? null : parsed.assignedTo,

@@ -10,6 +10,7 @@ import {
   type IssueRow,
 } from "../rows";
 import { expiredSnoozes, substatusFor } from "../issue-reopen";
+import { postgresIssueMerge } from "./issue-merge";
 import type { Issue, IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
 import { isId, type Param, type PgDb } from "./db";
 
@@ -41,6 +42,7 @@ export function postgresIssues(db: PgDb): IssueRepo {
   }
 
   return {
+    ...postgresIssueMerge(db),
     getById,
 
     async query(query: IssueQuery) {

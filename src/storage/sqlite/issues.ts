@@ -10,6 +10,7 @@ import {
   type IssueRow,
 } from "../rows";
 import { expiredSnoozes, substatusFor } from "../issue-reopen";
+import { sqliteIssueMerge } from "./issue-merge";
 import type { IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
 import type { Db } from "./db";
 
@@ -80,7 +81,10 @@ export function sqliteIssues(db: Db): IssueRepo {
     return stats24hBuckets(issueIds, rows, firstHour);
   }
 
+  const mergeOps = sqliteIssueMerge(db);
+
   return {
+    ...mergeOps,
     async getById(id) {
       const row = /^\d+$/.test(id) ? byId.get(Number(id)) : undefined;
       return row ? toIssue(row) : null;

@@ -1,6 +1,7 @@
 import { projectInPath } from "@/src/api/requested-projects";
 import { apiRoutes } from "@/src/api/route";
 import { issueListResponse } from "@/src/api/routes/issue-list";
+import { bulkDeleteIssues, bulkUpdateIssues } from "@/src/api/routes/issue-bulk";
 
 export const dynamic = "force-dynamic";
 
@@ -9,4 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/projects/{org
     const project = await projectInPath(runtime.storage, access, params.project);
     return issueListResponse(request, access.organization, [project]);
   },
+  // Issue workflow: bulk changes.
+  PUT: async (request, params, context) => bulkUpdateIssues(request, [await projectInPath(context.runtime.storage, context.access, params.project)], context),
+  DELETE: async (request, params, context) => bulkDeleteIssues(request, [await projectInPath(context.runtime.storage, context.access, params.project)], context),
 });
