@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
 import type { Project } from "../../model";
-import { bulkUpdate, deleteIssues, mergeIssues, selectIssues, unmergeHashes } from "../../services/issues/issue-bulk";
+import { bulkUpdate, deleteIssues, issueHashes, mergeIssues, selectIssues, unmergeHashes } from "../../services/issues/issue-bulk";
 import { issueTriageFor } from "../../services/issues/issue-triage-view";
 import { parseIssueUpdate } from "../../services/issues/issue-update-input";
 import { readJsonBody } from "../body";
@@ -50,7 +50,7 @@ export async function bulkDeleteIssues(request: Request, projects: Project[], co
 
 export async function listIssueHashes(_request: Request, params: { issueId: string }, context: ApiContext): Promise<Response> {
   const { issue } = await visibleIssue(context, params.issueId);
-  const hashes = await context.runtime.storage.issues.hashes(issue.id);
+  const hashes = await issueHashes(context.runtime.storage, issue);
   return json(hashes.map((h) => ({ id: h.hash, merged: h.merged, latestEvent: h.latestEventId ? { eventID: h.latestEventId } : null })));
 }
 

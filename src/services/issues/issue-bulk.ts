@@ -84,3 +84,8 @@ export async function unmergeHashes(storage: Storage, actor: Actor, issue: Issue
   }
   return restored;
 }
+
+/** The issue's own grouping hash and those merged into it. */
+export async function issueHashes(storage: Storage, issue: Issue) {
+  return storage.issues.hashes(issue.id);
+}
