@@ -81,3 +81,12 @@ export async function issueWorkflowView(storage: Storage, organization: Organiza
     teams: teams.map((t) => ({ id: t.id, slug: t.slug, name: t.name })),
   };
 }
+
+/** Who issues can be assigned to in the organisation (the assign menus). */
+export async function assigneeChoices(storage: Storage, organization: Organization): Promise<Pick<IssueWorkflowView, "people" | "teams">> {
+  const [members, teams] = await Promise.all([storage.accounts.members.listByOrganization(organization.id), storage.accounts.teams.listByOrganization(organization.id)]);
+  return {
+    people: members.map((m) => ({ userId: m.userId, name: m.user.name, email: m.user.email })),
+    teams: teams.map((t) => ({ id: t.id, slug: t.slug, name: t.name })),
+  };
+}
