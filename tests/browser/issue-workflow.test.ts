@@ -1,0 +1,119 @@
+/**
+ * The issue workflow in Chromium against a real Periscope fed by the real @sentry/node SDK: assign
+ * from the issue page, bookmark, mark reviewed, a markdown comment (HTML in it shown as text), then
+ * bulk-select two issues on the list and resolve them. Checked on the page and through the API.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import * as Sentry from "@sentry/node";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { ADMIN_ENV, loginInBrowser } from "../helpers/browser-login";
+import { chromiumArgs } from "../helpers/chromium";
+import { eventually } from "../helpers/monitoring";
+import { startServer, type TestServer } from "../helpers/server";
+
+interface GroupJson {
+  id: string;
+  title: string;
+  status: string;
+  assignedTo: { type: string; name: string } | null;
+  isBookmarked: boolean;
+  inbox: unknown;
+}
+
+function failCheckout(): never {
+  throw new Error("checkout failed in workflow test");
+}
+function failLogin(): never {
+  throw new TypeError("login failed in workflow test");
+}
+function failSearch(): never {
+  throw new RangeError("search failed in workflow test");
+}
+
+describe("issue workflow in the UI", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const issues = new Map<string, GroupJson>();
+
+  const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+    const response = await server.api(path, init);
+    const text = await response.text();
+    assert.ok(response.ok, `${init.method ?? "GET"} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  };
+  const issueUrl = (id: string) => `${server.baseUrl}/organizations/${server.organizationSlug}/issues/${id}`;
+
+  before(async () => {
+    server = await startServer(ADMIN_ENV);
+    Sentry.init({ dsn: server.dsn, defaultIntegrations: false, release: "shop@1.0.0" });
+    for (const fail of [failCheckout, failLogin, failSearch]) {
+      try {
+        fail();
+      } catch (error) {
+        Sentry.captureException(error);
+      }
+    }
+    assert.equal(await Sentry.flush(10_000), true);
+    const listed = await eventually("the three issues", async () => {
+      const list = await api<GroupJson[]>(`/api/0/organizations/${server.organizationSlug}/issues/?query=is:unresolved`);
+      return list.length === 3 ? list : undefined;
+    });
+    for (const issue of listed) issues.set(issue.title.split(":")[0]!, issue);
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: chromiumArgs });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await loginInBrowser(page, server.baseUrl);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await Sentry.close();
+    await server?.stop();
+  });
+
+  test("assigns, bookmarks, marks reviewed and comments from the issue page", async () => {
+    const checkout = issues.get("Error")!;
+    await page.goto(issueUrl(checkout.id));
+    const panel = page.getByTestId("issue-workflow");
+    const assignee = panel.getByTestId("assignee");
+    const ownerOption = await assignee.locator("optgroup[label=People] option").first().getAttribute("value");
+    assert.match(ownerOption ?? "", /^user:\d+$/);
+    await assignee.selectOption(ownerOption!);
+    await panel.getByRole("button", { name: "Assign" }).click();
+    await panel.getByText(/assigned this to/).waitFor();
+    const assigned = await api<GroupJson>(`/api/0/issues/${checkout.id}/`);
+    assert.equal(assigned.assignedTo?.type, "user");
+
+    await panel.getByRole("button", { name: "Bookmark" }).click();
+    await panel.getByRole("button", { name: "Remove bookmark" }).waitFor();
+    await panel.getByRole("button", { name: "Mark reviewed" }).click();
+    await panel.getByTestId("reviewed").waitFor();
+    assert.equal((await api<GroupJson>(`/api/0/issues/${checkout.id}/`)).inbox, false);
+
+    await panel.locator("textarea[name=text]").fill("Looks like **the card API** again <img src=x onerror=alert(1)>");
+    await panel.getByRole("button", { name: "Comment" }).click();
+    const strong = panel.getByTestId("activity").locator("strong", { hasText: "the card API" });
+    await strong.waitFor();
+    assert.equal(await panel.getByTestId("activity").locator("img").count(), 0, "HTML in a comment is text, not markup");
+    await panel.getByTestId("activity").getByText("<img src=x onerror=alert(1)>", { exact: false }).waitFor();
+    const comments = await api<{ data: { text: string } }[]>(`/api/0/issues/${checkout.id}/comments/`);
+    assert.deepEqual(comments.map((c) => c.data.text), ["Looks like **the card API** again <img src=x onerror=alert(1)>"]);
+  });
+
+  test("bulk-selects two issues on the list and resolves them", async () => {
+    const [login, search, checkout] = [issues.get("TypeError")!, issues.get("RangeError")!, issues.get("Error")!];
+    await page.goto(`${server.baseUrl}/organizations/${server.organizationSlug}/issues?project=${server.projectId}`);
+    await page.getByLabel(new RegExp(`^Select .*`)).first().waitFor();
+    for (const issue of [login, search]) {
+      const shortId = (await api<{ shortId: string }>(`/api/0/issues/${issue.id}/`)).shortId;
+      await page.getByLabel(`Select ${shortId}`).check();
+    }
+    await page.getByTestId("bulk-action").selectOption("resolve");
+    await page.getByTestId("bulk-actions").getByRole("button", { name: "Apply" }).click();
+    await page.getByTestId("bulk-actions").getByText("Updated 2 issues").waitFor();
+    const statuses = await Promise.all([login, search, checkout].map(async (issue) => (await api<GroupJson>(`/api/0/issues/${issue.id}/`)).status));
+    assert.deepEqual(statuses, ["resolved", "resolved", "unresolved"]);
+    assert.equal(await page.getByTestId("issue-row").count(), 1, "the unresolved list now shows only the third issue");
+  });
+});
