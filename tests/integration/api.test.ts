@@ -296,6 +296,7 @@ describe("issues", () => {
     priorityLockedAt: null,
     numComments: 0,
     assignedTo: null,
+    inbox: { reason: 0, reason_details: null, date_added: DATE },
     isBookmarked: false,
     isSubscribed: false,
     subscriptionDetails: null,

@@ -8,18 +8,19 @@ import { AppError } from "../../errors";
 import { ISSUE_STATUSES } from "../../model";
 import { parseInput } from "../parse-input";
 
-const positiveInt = (field: string) => z.number({ message: `${field}: expected a positive integer` }).int(`${field}: expected a positive integer`).positive(`${field}: expected a positive integer`);
+// Messages without the field: parseInput prefixes the path (statusDetails.ignoreCount: …).
+const positiveInt = () => z.number({ message: "expected a positive integer" }).int("expected a positive integer").positive("expected a positive integer");
 
 const statusDetails = z
   .object({
-    inRelease: z.string({ message: "inRelease: expected a release version or \"latest\"" }).min(1, "inRelease: expected a release version or \"latest\"").optional(),
-    inNextRelease: z.literal(true, { message: "inNextRelease: expected true" }).optional(),
+    inRelease: z.string({ message: 'expected a release version or "latest"' }).min(1, 'expected a release version or "latest"').optional(),
+    inNextRelease: z.literal(true, { message: "expected true" }).optional(),
     inCommit: z.unknown().optional(),
-    ignoreDuration: positiveInt("ignoreDuration").optional(),
-    ignoreUntil: z.string({ message: "ignoreUntil: expected an ISO 8601 date" }).optional(),
-    ignoreCount: positiveInt("ignoreCount").optional(),
-    ignoreWindow: positiveInt("ignoreWindow").optional(),
-    ignoreUserCount: positiveInt("ignoreUserCount").optional(),
+    ignoreDuration: positiveInt().optional(),
+    ignoreUntil: z.string({ message: "expected an ISO 8601 date" }).optional(),
+    ignoreCount: positiveInt().optional(),
+    ignoreWindow: positiveInt().optional(),
+    ignoreUserCount: positiveInt().optional(),
     ignoreUserWindow: z.unknown().optional(),
   })
   .strict();
