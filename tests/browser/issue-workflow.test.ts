@@ -116,4 +116,46 @@ describe("issue workflow in the UI", () => {
     assert.deepEqual(statuses, ["resolved", "resolved", "unresolved"]);
     assert.equal(await page.getByTestId("issue-row").count(), 1, "the unresolved list now shows only the third issue");
   });
+
+  test("bulk API: unresolve by query, merge, a later event lands on the parent, unmerge, delete", async () => {
+    const [login, search] = [issues.get("TypeError")!, issues.get("RangeError")!];
+    const org = server.organizationSlug;
+    const projectSlug = (await api<{ project: { slug: string } }>(`/api/0/issues/${login.id}/`)).project.slug;
+    const json = (body: unknown): RequestInit => ({ method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+    const unresolved = await api<{ status: string }>(`/api/0/organizations/${org}/issues/?query=is:resolved`, json({ status: "unresolved" }));
+    assert.equal(unresolved.status, "unresolved");
+    for (const issue of [login, search]) assert.equal((await api<GroupJson>(`/api/0/issues/${issue.id}/`)).status, "unresolved");
+
+    const bad = await server.api(`/api/0/projects/${org}/${projectSlug}/issues/?id=${login.id}`, json({ status: "ignored", statusDetails: { ignoreCount: "x" } }));
+    assert.deepEqual([bad.status, await bad.json()], [400, { detail: "statusDetails.ignoreCount: expected a positive integer" }]);
+
+    // Equal counts: the lower id is the parent.
+    const [parent, child] = Number(login.id) < Number(search.id) ? [login, search] : [search, login];
+    const merged = await api<{ merge: { parent: string; children: string[] } }>(`/api/0/projects/${org}/${projectSlug}/issues/?id=${login.id}&id=${search.id}`, json({ merge: 1 }));
+    assert.deepEqual(merged.merge, { parent: parent.id, children: [child.id] });
+    assert.equal((await server.api(`/api/0/issues/${child.id}/`)).status, 404);
+
+    try {
+      (child === login ? failLogin : failSearch)();
+    } catch (error) {
+      Sentry.captureException(error);
+    }
+    assert.equal(await Sentry.flush(10_000), true);
+    await eventually("the new event on the parent", async () => ((await api<{ count: string }>(`/api/0/issues/${parent.id}/`)).count === "3" ? true : undefined));
+
+    const hashes = await api<{ id: string; merged: boolean }[]>(`/api/0/issues/${parent.id}/hashes/`);
+    assert.deepEqual(hashes.map((h) => h.merged), [false, true]);
+    const unmerge = await server.api(`/api/0/issues/${parent.id}/hashes/?id=${hashes[1]!.id}`, { method: "DELETE" });
+    assert.equal(unmerge.status, 204);
+    const back = await api<{ id: string; count: string }>(`/api/0/issues/${child.id}/`);
+    assert.deepEqual([back.id, back.count], [child.id, "2"]);
+    assert.equal((await api<{ count: string }>(`/api/0/issues/${parent.id}/`)).count, "1");
+
+    const deleted = await server.api(`/api/0/projects/${org}/${projectSlug}/issues/?id=${child.id}`, { method: "DELETE" });
+    assert.equal(deleted.status, 204);
+    assert.equal((await server.api(`/api/0/issues/${child.id}/`)).status, 404);
+    const events = await server.api(`/api/0/issues/${child.id}/events/`);
+    assert.equal(events.status, 404);
+  });
 });

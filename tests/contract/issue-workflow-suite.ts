@@ -31,7 +31,7 @@ function failSearch(): never {
 }
 
 /** One real SDK event of the same error each time (same stack, so the same issue), with `release`. */
-async function sendError(storage: Storage, project: Project, release: string | null, fail: () => never = failCheckout): Promise<string> {
+async function sendError(storage: Storage, project: Project, release: string | null, fail: () => never = failCheckout, userId?: string): Promise<string> {
   const captured = await captureEvent(() => {
     try {
       fail();
@@ -39,7 +39,7 @@ async function sendError(storage: Storage, project: Project, release: string | n
       Sentry.captureException(error);
     }
   });
-  const payload = { ...captured.payload, release: release ?? undefined };
+  const payload = { ...captured.payload, release: release ?? undefined, ...(userId ? { user: { id: userId } } : {}) };
   const item = { headers: { type: "event" }, payload: Buffer.from(JSON.stringify(payload)) };
   const context = { projectId: project.id, envelopeHeaders: captured.header, receivedAt: Date.now(), clientIp: "203.0.113.9", userAgent: "test" };
   const result = registry.processorFor("event").process(item, context);
@@ -128,6 +128,45 @@ export function issueWorkflowContract(engine: string, factory: EngineFactory): v
       assert.deepEqual((await activityTypes(id)).slice(-1), ["set_unresolved"]);
       // Back in the for_review inbox.
       assert.equal((await storage.issueTriage.reviewed([id])).size, 0);
+    });
+
+    it("ignored until 2 more users comes back with the 2nd new user, not with repeat users", async () => {
+      const id = await sendError(storage, project, null, failCheckout, "u1");
+      await update(id, { status: "ignored", statusDetails: { ignoreUserCount: 2 } });
+      await sendError(storage, project, null, failCheckout, "u1");
+      await sendError(storage, project, null, failCheckout, "u2");
+      await sendError(storage, project, null, failCheckout, "u2");
+      assert.equal((await issue(id)).status, "ignored");
+      await sendError(storage, project, null, failCheckout, "u3");
+      assert.deepEqual([(await issue(id)).status, (await issue(id)).userCount], ["unresolved", 3]);
+    });
+
+    it("ignored until 2 events in a window counts only events since ignoring", async () => {
+      const id = await sendError(storage, project, null);
+      await sendError(storage, project, null);
+      await sendError(storage, project, null);
+      await update(id, { status: "ignored", statusDetails: { ignoreCount: 2, ignoreWindow: 60 } });
+      assert.deepEqual((await issue(id)).statusDetails && { ...(await issue(id)).statusDetails, ignoredAt: 0 }, {
+        kind: "ignore", ignoredAt: 0, actorId: ada.id, until: null, count: 2, window: 60, countTarget: null, userCount: null, userTarget: null, escalating: false,
+      });
+      await sendError(storage, project, null);
+      assert.equal((await issue(id)).status, "ignored", "3 events before ignoring and 1 after: not yet");
+      await sendError(storage, project, null);
+      assert.equal((await issue(id)).status, "unresolved");
+    });
+
+    it("archived until escalating comes back escalating past twice its busiest hour", async () => {
+      const id = await sendError(storage, project, null);
+      await sendError(storage, project, null);
+      await sendError(storage, project, null);
+      await update(id, { status: "ignored", substatus: "archived_until_escalating" });
+      assert.equal((await issue(id)).substatus, "archived_until_escalating");
+      // Busiest hour: 3 events, so more than 6 in an hour escalates: the 7th.
+      for (let n = 1; n <= 6; n++) await sendError(storage, project, null);
+      assert.equal((await issue(id)).status, "ignored");
+      await sendError(storage, project, null);
+      assert.deepEqual([(await issue(id)).status, (await issue(id)).substatus], ["unresolved", "escalating"]);
+      assert.deepEqual((await activityTypes(id)).slice(-1), ["set_escalating"]);
     });
 
     it("ignored forever stays ignored; ignored for a duration comes back when it ends", async () => {

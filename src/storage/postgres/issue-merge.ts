@@ -102,7 +102,7 @@ export function postgresIssueMerge(db: PgDb) {
       if (!isId(issueId)) return [];
       const rows = await db.query<{ hash: string; merged: number; event_id: string | null }>(
         `SELECT h.hash, h.merged, (SELECT e.event_id FROM events e WHERE e.issue_id = $1 AND e.grouping_hash = h.hash ORDER BY e.timestamp DESC LIMIT 1) AS event_id
-         FROM (SELECT hash, 0 AS merged FROM issues WHERE id = $1 UNION ALL SELECT hash, 1 FROM issue_merged_hashes WHERE issue_id = $1) h ORDER BY h.hash COLLATE "C"`,
+         FROM (SELECT hash, 0 AS merged FROM issues WHERE id = $1 UNION ALL SELECT hash, 1 FROM issue_merged_hashes WHERE issue_id = $1) h ORDER BY h.merged, h.hash COLLATE "C"`,
         [Number(issueId)],
       );
       return rows.map((row) => ({ hash: row.hash, merged: Number(row.merged) === 1, latestEventId: row.event_id }));

@@ -58,7 +58,7 @@ export function sqliteIssueMerge(db: Db) {
   );
   const hashesOf = db.prepare<[{ id: number }], { hash: string; merged: number; event_id: string | null }>(
     `SELECT h.hash, h.merged, (SELECT e.event_id FROM events e WHERE e.issue_id = @id AND e.grouping_hash = h.hash ORDER BY e.timestamp DESC LIMIT 1) AS event_id
-     FROM (SELECT hash, 0 AS merged FROM issues WHERE id = @id UNION ALL SELECT hash, 1 FROM issue_merged_hashes WHERE issue_id = @id) h ORDER BY h.hash`,
+     FROM (SELECT hash, 0 AS merged FROM issues WHERE id = @id UNION ALL SELECT hash, 1 FROM issue_merged_hashes WHERE issue_id = @id) h ORDER BY h.merged, h.hash`,
   );
 
   function rebuild(issueId: number): void {
