@@ -42,6 +42,8 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/events",
   "/api/0/organizations/:org/issues",
   "/api/0/organizations/:org/issues/:issueId",
+  // Issue workflow.
+  "/api/0/organizations/:org/issues/:issueId/hashes",
   "/api/0/organizations/:org/members",
   "/api/0/organizations/:org/projects",
   "/api/0/organizations/:org/sessions",

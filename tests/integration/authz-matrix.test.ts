@@ -375,6 +375,14 @@ const CASES: Record<RouteKey, RouteCase> = {
     success: 204, alphaBound: true, params: (f) => mergedPair(f),
     check: (answer) => assert.equal(answer.status, 204),
   },
+  "GET /api/0/organizations/{org}/issues/{issueId}/hashes/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", issueId: f.alpha.issueId }),
+    check: (answer) => assert.deepStrictEqual((answer.body as { merged: boolean }[]).map((hash) => hash.merged), [false]),
+  },
+  "DELETE /api/0/organizations/{org}/issues/{issueId}/hashes/": {
+    success: 204, alphaBound: true, params: async (f) => ({ org: "default", ...(await mergedPair(f)) }),
+    check: (answer) => assert.equal(answer.status, 204),
+  },
   "PUT /api/0/projects/{org}/{project}/issues/": {
     success: 200, alphaBound: true, params: (f) => ({ org: "default", project: "alpha-app", "?": `?id=${f.alpha.issueId}` }), body: () => ({ status: "unresolved" }),
     check: (answer) => assert.equal((answer.body as { status: string }).status, "unresolved"),
