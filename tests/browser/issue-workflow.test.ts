@@ -97,6 +97,10 @@ describe("issue workflow in the UI", () => {
     await strong.waitFor();
     assert.equal(await panel.getByTestId("activity").locator("img").count(), 0, "HTML in a comment is text, not markup");
     await panel.getByTestId("activity").getByText("<img src=x onerror=alert(1)>", { exact: false }).waitFor();
+    // The list answers the same assignee; the bookmark is the browser user's, not the API token's owner's unless the same person.
+    const listed = await api<GroupJson[]>(`/api/0/organizations/${server.organizationSlug}/issues/?query=`);
+    assert.equal(listed.find((issue) => issue.id === checkout.id)?.assignedTo?.type, "user");
+    assert.equal(listed.filter((issue) => issue.assignedTo !== null).length, 1);
     const comments = await api<{ data: { text: string } }[]>(`/api/0/issues/${checkout.id}/comments/`);
     assert.deepEqual(comments.map((c) => c.data.text), ["Looks like **the card API** again <img src=x onerror=alert(1)>"]);
   });

@@ -6,9 +6,9 @@ import { bulkDeleteIssues, bulkUpdateIssues } from "@/src/api/routes/issue-bulk"
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/projects/{org}/{project}/issues/", {
-  GET: async (request, params, { runtime, access }) => {
+  GET: async (request, params, { runtime, access, principal }) => {
     const project = await projectInPath(runtime.storage, access, params.project);
-    return issueListResponse(request, access.organization, [project]);
+    return issueListResponse(request, access.organization, [project], principal.user.id);
   },
   // Issue workflow: bulk changes.
   PUT: async (request, params, context) => bulkUpdateIssues(request, [await projectInPath(context.runtime.storage, context.access, params.project)], context),
