@@ -94,7 +94,9 @@ export async function applyIssueUpdate(storage: Storage, actor: Actor, issue: Is
   let current = issue;
   if (update.status && details !== undefined) {
     current = (await storage.issues.setStatus(issue.id, update.status.status, details)) ?? current;
-    await issueTriage.addActivity({ issueId: issue.id, type: ACTIVITY_OF_STATUS[update.status.status], userId, data: activityDataOf(details), now });
+    // Setting what is already set (a client re-sending the status) leaves no activity entry.
+    const unchanged = issue.status === update.status.status && details === null && issue.statusDetails === null;
+    if (!unchanged) await issueTriage.addActivity({ issueId: issue.id, type: ACTIVITY_OF_STATUS[update.status.status], userId, data: activityDataOf(details), now });
     if (update.status.status === "unresolved" && issue.status !== "unresolved") await issueTriage.setReviewed(issue.id, null, false, now);
   }
   if (assignee !== undefined) {
