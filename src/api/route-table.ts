@@ -76,6 +76,8 @@ export const ROUTES = {
   // Issue workflow: comments, activity, hashes (unmerge), bulk changes.
   "GET /api/0/issues/{issueId}/hashes/": { level: "organization", scope: "event:read" },
   "DELETE /api/0/issues/{issueId}/hashes/": { level: "organization", scope: "event:write" },
+  "DELETE /api/0/issues/{issueId}/": { level: "organization", scope: "event:admin" },
+  "DELETE /api/0/organizations/{org}/issues/{issueId}/": { level: "organization", scope: "event:admin" },
   "GET /api/0/organizations/{org}/issues/{issueId}/hashes/": { level: "organization", scope: "event:read" },
   "DELETE /api/0/organizations/{org}/issues/{issueId}/hashes/": { level: "organization", scope: "event:write" },
   "PUT /api/0/projects/{org}/{project}/issues/": { level: "organization", scope: "event:write" },

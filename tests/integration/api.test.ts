@@ -447,7 +447,7 @@ describe("issues", () => {
       "Invalid input: expected object, received array",
     ], []);
     await expectError("PUT", "/api/0/issues/999999/", 404, "issue not found", { status: "resolved" });
-    await expectError("DELETE", target, 405, 'Method "DELETE" not allowed.');
+    await expectError("POST", target, 405, 'Method "POST" not allowed.');
     assert.equal(((await ok<Group>("GET", target)) as Json).status, "unresolved");
   });
 });

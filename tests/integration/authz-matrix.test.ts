@@ -98,7 +98,7 @@ const PRINCIPALS: Principal[] = [
 ];
 
 interface RouteCase {
-  success: 200 | 201 | 204;
+  success: 200 | 201 | 202 | 204;
   /** The path's ids are of alpha's project (an issue, event, trace or the project itself): hidden from other teams. */
   alphaBound: boolean;
   /** The path's values; `?` (when the case has no fixed `query`) is a query string made per call. */
@@ -153,6 +153,16 @@ const disposableRelease = async (): Promise<Record<string, string>> => {
   const answer = await request(server, fixture.ownerToken, "POST", "/api/0/organizations/default/releases/", { version, projects: ["alpha-app"] });
   assert.equal(answer.status, 201, JSON.stringify(answer.body));
   return { org: "default", version };
+};
+/** An issue of alpha's project made for the delete cases (made again after each delete: its grouping comes back). */
+const disposableIssue = async (f: AuthzFixture): Promise<string> => {
+  await ingest(server, "browser-uncaught-error", f.alpha.id, f.alpha.publicKey);
+  return eventually("the disposable issue", () =>
+    server.withStorage(async (storage) => {
+      const { items } = await storage.issues.query({ projectIds: [f.alpha.id], sort: "date", limit: 20, now: Date.now() });
+      return items.find((issue) => issue.title.includes("uncaught browser error"))?.id;
+    }),
+  );
 };
 /** Two issues of alpha's project for the unmerge case: made once, the second merged into the first before each call. */
 let unmergePair: Promise<{ parent: string; child: string; childHash: string }> | null = null;
@@ -374,6 +384,14 @@ const CASES: Record<RouteKey, RouteCase> = {
   "DELETE /api/0/issues/{issueId}/hashes/": {
     success: 204, alphaBound: true, params: (f) => mergedPair(f),
     check: (answer) => assert.equal(answer.status, 204),
+  },
+  "DELETE /api/0/issues/{issueId}/": {
+    success: 202, alphaBound: true, params: async (f) => ({ issueId: await disposableIssue(f) }),
+    check: (answer) => assert.equal(answer.status, 202),
+  },
+  "DELETE /api/0/organizations/{org}/issues/{issueId}/": {
+    success: 202, alphaBound: true, params: async (f) => ({ org: "default", issueId: await disposableIssue(f) }),
+    check: (answer) => assert.equal(answer.status, 202),
   },
   "GET /api/0/organizations/{org}/issues/{issueId}/hashes/": {
     success: 200, alphaBound: true, params: (f) => ({ org: "default", issueId: f.alpha.issueId }),

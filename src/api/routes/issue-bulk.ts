@@ -61,3 +61,10 @@ export async function unmergeIssueHashes(request: Request, params: { issueId: st
   await unmergeHashes(context.runtime.storage, actorOf(context), issue, hashes);
   return noContent();
 }
+
+/** Sentry's `DELETE /issues/{id}/`: the issue with its events; 202 as Sentry answers. */
+export async function deleteIssue(_request: Request, params: { issueId: string }, context: ApiContext): Promise<Response> {
+  const { issue, project } = await visibleIssue(context, params.issueId);
+  await deleteIssues(context.runtime.storage, [{ issue, project }]);
+  return new Response(null, { status: 202 });
+}
