@@ -1,4 +1,4 @@
-import { assignIssue, commentOnIssue, markIssueReviewed, setIssueBookmark } from "@/app/organizations/[org]/issues/[issueId]/actions";
+import { assignIssue, commentOnIssue, ignoreOrResolveUntil, markIssueReviewed, setIssueBookmark } from "@/app/organizations/[org]/issues/[issueId]/actions";
 import type { IssueWorkflowView, ActivityView } from "@/src/services/issues/issue-triage-view";
 import { ActionForm } from "../action-form";
 import { SubmitButton } from "../submit-button";
@@ -52,6 +52,23 @@ export function IssueWorkflowPanel({
         <ActionForm action={setIssueBookmark.bind(null, organizationSlug, issueId, !triage.isBookmarked)} testId="bookmark-form">
           <SubmitButton className={buttonClass.secondary} disabled={!canWrite}>
             {triage.isBookmarked ? "Remove bookmark" : "Bookmark"}
+          </SubmitButton>
+        </ActionForm>
+        <ActionForm action={ignoreOrResolveUntil.bind(null, organizationSlug, issueId)} className="flex items-end gap-2" testId="until-form">
+          <label className="text-sm">
+            <span className="block text-xs font-semibold text-subtle uppercase">Ignore or resolve until</span>
+            <select name="until" defaultValue="10-events" disabled={!canWrite} className="mt-1 rounded-md border border-line bg-surface px-2 py-1" data-testid="until">
+              <option value="30m">Ignore for 30 minutes</option>
+              <option value="24h">Ignore for 24 hours</option>
+              <option value="10-events">Ignore until 10 more events</option>
+              <option value="100-events-hour">Ignore until 100 events in an hour</option>
+              <option value="10-users">Ignore until 10 more users</option>
+              <option value="escalating">Archive until escalating</option>
+              <option value="next-release">Resolve in the next release</option>
+            </select>
+          </label>
+          <SubmitButton className={buttonClass.secondary} disabled={!canWrite}>
+            Apply
           </SubmitButton>
         </ActionForm>
         {triage.reviewed ? (

@@ -98,6 +98,13 @@ describe("issue workflow in the UI", () => {
     await panel.getByTestId("reviewed").waitFor();
     assert.equal((await api<GroupJson>(`/api/0/issues/${checkout.id}/`)).inbox, false);
 
+    await panel.getByTestId("until").selectOption("10-events");
+    await panel.getByTestId("until-form").getByRole("button", { name: "Apply" }).click();
+    await page.getByTestId("issue-status").getByText("Ignored").waitFor();
+    const ignored = await api<GroupJson & { statusDetails: unknown; substatus: string }>(`/api/0/issues/${checkout.id}/`);
+    assert.deepEqual([ignored.status, ignored.substatus, ignored.statusDetails], ["ignored", "archived_until_condition_met", { ignoreCount: 10 }]);
+    await api(`/api/0/issues/${checkout.id}/`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "unresolved" }) });
+
     await panel.locator("textarea[name=text]").fill("Looks like **the card API** again <img src=x onerror=alert(1)>");
     await panel.getByRole("button", { name: "Comment" }).click();
     const strong = panel.getByTestId("activity").locator("strong", { hasText: "the card API" });

@@ -49,3 +49,22 @@ export async function commentOnIssue(organizationSlug: string, issueId: string, 
     revalidatePath(`/organizations/${access.organization.slug}/issues/${issue.id}`);
   });
 }
+
+// Ignore until… and resolve in the next release: the same bodies as Sentry's statusDetails.
+const IGNORE_CHOICES: Record<string, Record<string, unknown>> = {
+  "30m": { status: "ignored", statusDetails: { ignoreDuration: 30 } },
+  "24h": { status: "ignored", statusDetails: { ignoreDuration: 1440 } },
+  "10-events": { status: "ignored", statusDetails: { ignoreCount: 10 } },
+  "100-events-hour": { status: "ignored", statusDetails: { ignoreCount: 100, ignoreWindow: 60 } },
+  "10-users": { status: "ignored", statusDetails: { ignoreUserCount: 10 } },
+  escalating: { status: "ignored", substatus: "archived_until_escalating" },
+  "next-release": { status: "resolved", statusDetails: { inNextRelease: true } },
+};
+
+export async function ignoreOrResolveUntil(organizationSlug: string, issueId: string, _previous: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const choice = String(form.get("until") ?? "");
+    if (!Object.hasOwn(IGNORE_CHOICES, choice)) return { error: "Choose when the issue should come back" };
+    await update(organizationSlug, issueId, IGNORE_CHOICES[choice]!);
+  });
+}
