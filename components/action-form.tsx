@@ -15,16 +15,19 @@ export function ActionForm({
   className = "",
   secretLabel = "Copy it now: it will not be shown again.",
   testId,
+  id,
 }: {
   action: (state: ActionState, form: FormData) => Promise<ActionState>;
   children: ReactNode;
   className?: string;
   secretLabel?: string;
   testId?: string;
+  /** For controls elsewhere on the page that belong to this form (their `form` attribute). */
+  id?: string;
 }) {
   const [state, formAction] = useActionState(action, IDLE);
   return (
-    <form action={formAction} className={className} data-testid={testId}>
+    <form action={formAction} className={className} data-testid={testId} id={id}>
       {children}
       {state.error ? (
         <p role="alert" className="mt-2 w-full rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-200">

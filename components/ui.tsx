@@ -93,6 +93,7 @@ export function StatusPill({ issue }: { issue: Pick<Issue, "status" | "substatus
   if (issue.status === "resolved") return <Pill tone="green">Resolved</Pill>;
   if (issue.status === "ignored") return <Pill>Ignored</Pill>;
   if (issue.substatus === "regressed") return <Pill tone="red" title="Resolved before, then seen again">Regressed</Pill>;
+  if (issue.substatus === "escalating") return <Pill tone="red" title="Archived until escalating, then escalated">Escalating</Pill>;
   if (issue.substatus === "new") return <Pill tone="accent" title="First seen recently">New</Pill>;
   return <Pill tone="amber">Unresolved</Pill>;
 }

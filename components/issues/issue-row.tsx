@@ -6,10 +6,14 @@ import { LevelBadge, LevelBar, RelativeTime, Sparkline, StatusPill } from "../ui
 export const issueGridClass = "grid grid-cols-[1fr_auto_auto] items-center gap-x-3 md:grid-cols-[1fr_7rem_4.5rem_4.5rem] md:gap-x-4";
 
 /** One issue in the list; the whole row is the link so j/k focus and Enter open it. */
-export function IssueRow({ issue, href, now }: { issue: IssueWithStats; href: string; now: number }) {
+export function IssueRow({ issue, href, now, bulkForm }: { issue: IssueWithStats; href: string; now: number; bulkForm?: string }) {
   const quietStatus = issue.status === "unresolved" && issue.substatus === "ongoing";
   return (
-    <li className="border-t border-line first:border-t-0">
+    <li className="relative border-t border-line first:border-t-0">
+      {/* Issue workflow: the bulk actions' checkbox, beside the row link (not inside it). */}
+      {bulkForm ? (
+        <input type="checkbox" name="id" value={issue.id} form={bulkForm} aria-label={`Select ${issue.shortId}`} data-testid="issue-select" className="absolute top-4 left-1.5 z-10" />
+      ) : null}
       <Link
         href={href}
         data-nav-item

@@ -6,7 +6,51 @@ import type { GroupingResult, Level, NormalizedEvent } from "../processing/types
 
 export type IssueStatus = "unresolved" | "resolved" | "ignored";
 export const ISSUE_STATUSES: readonly IssueStatus[] = ["unresolved", "resolved", "ignored"];
-export type IssueSubstatus = "new" | "ongoing" | "regressed" | "archived" | "resolved";
+/**
+ * Sentry's substatuses. "archived" is ignored forever (Sentry's archived_forever); "escalating" is an
+ * issue back from archived-until-escalating.
+ */
+export type IssueSubstatus =
+  | "new"
+  | "ongoing"
+  | "regressed"
+  | "escalating"
+  | "archived"
+  | "archived_until_condition_met"
+  | "archived_until_escalating"
+  | "resolved";
+
+/**
+ * Why an ignored issue comes back, or which release a resolution holds for (issue workflow). Kept
+ * on the issue (issues.status_details, JSON) so the ingest path reads it with the row it updates.
+ */
+export type IssueStatusDetails = IgnoreDetails | ResolveDetails;
+
+export interface IgnoreDetails {
+  kind: "ignore";
+  ignoredAt: number;
+  actorId: string | null;
+  /** Unix ms: comes back at this time (ignoreDuration / ignoreUntil). */
+  until: number | null;
+  /** ignoreCount, ignoreWindow (minutes, null = since ignoring): N more events (within the window). */
+  count: number | null;
+  window: number | null;
+  /** times_seen at which a windowless count is reached (times_seen when ignored + count). */
+  countTarget: number | null;
+  /** ignoreUserCount: N more users; userTarget = user_count when ignored + N. */
+  userCount: number | null;
+  userTarget: number | null;
+  /** Archived until escalating: comes back when an hour has more than `count` events (window 60). */
+  escalating: boolean;
+}
+
+export interface ResolveDetails {
+  kind: "resolve";
+  actorId: string | null;
+  /** in_release: events from this release or a newer one reopen; in_next_release: only newer ones. */
+  type: "in_release" | "in_next_release";
+  release: string;
+}
 
 export interface Issue {
   id: string;
@@ -23,6 +67,7 @@ export interface Issue {
   groupingConfig: string;
   status: IssueStatus;
   substatus: IssueSubstatus;
+  statusDetails: IssueStatusDetails | null;
   firstSeen: number;
   lastSeen: number;
   count: number;
@@ -88,4 +133,17 @@ export interface StoredEvent {
 export interface EventNeighbours {
   previousEventId: string | null;
   nextEventId: string | null;
+}
+
+// Issue workflow: assignment, bookmarks, review and activity (app data, src/storage/app/issue-triage.ts).
+export type IssueAssignee = { kind: "user"; userId: string } | { kind: "team"; teamId: string };
+
+export interface IssueActivity {
+  id: string;
+  issueId: string;
+  /** set_resolved, set_unresolved, set_ignored, set_regression, set_escalating, assigned, unassigned, note, … */
+  type: string;
+  userId: string | null;
+  data: Record<string, unknown>;
+  dateCreated: number;
 }

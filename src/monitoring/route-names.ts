@@ -41,12 +41,18 @@ export const ROUTE_PATTERNS = [
   "/api/0/api-tokens/:tokenId",
   "/api/0/issues/:issueId",
   "/api/0/issues/:issueId/events",
+  // Issue workflow.
+  "/api/0/issues/:issueId/comments",
+  "/api/0/issues/:issueId/activities",
+  "/api/0/issues/:issueId/hashes",
   "/api/0/issues/:issueId/events/:eventId",
   "/api/0/organizations/:org",
   "/api/0/organizations/:org/audit-logs",
   "/api/0/organizations/:org/events",
   "/api/0/organizations/:org/issues",
   "/api/0/organizations/:org/issues/:issueId",
+  // Issue workflow.
+  "/api/0/organizations/:org/issues/:issueId/hashes",
   "/api/0/organizations/:org/members",
   "/api/0/organizations/:org/projects",
   "/api/0/organizations/:org/sessions",

@@ -31,7 +31,7 @@ export async function createStorage(config: Config, log?: StorageLog): Promise<S
           onCommitThreadStopped: (reason) => log?.warn(`${reason}; its open commits failed (503), and the first commit after a second starts it again`),
           onCheckpointProblem: (reason) => log?.warn(`${reason}; the database connections checkpoint by themselves past 4,000 WAL pages meanwhile`),
         });
-  return withRetention(storage, config.retentionDays, log);
+  return withSnoozeSweep(withRetention(storage, config.retentionDays, log), log);
 }
 
 /** Wraps `close` so the retention timer stops with the storage. */
@@ -61,6 +61,29 @@ function withRetention(storage: Storage, days: number, log?: StorageLog): Storag
     ...storage,
     async close() {
       clearTimeout(first);
+      clearInterval(every);
+      await running;
+      await storage.close();
+    },
+  };
+}
+
+// Issue workflow: issues ignored for a duration come back when it ends, even without new events.
+const SNOOZE_SWEEP_MS = 60_000;
+
+/** Wraps `close` so the sweep timer stops with the storage. */
+function withSnoozeSweep(storage: Storage, log?: StorageLog): Storage {
+  let running: Promise<unknown> | null = null;
+  const every = setInterval(() => {
+    running ??= storage.issues
+      .wakeExpired(Date.now())
+      .catch((error: unknown) => log?.warn(`ignored-issue sweep failed, retrying in a minute: ${String(error)}`))
+      .finally(() => (running = null));
+  }, SNOOZE_SWEEP_MS);
+  every.unref();
+  return {
+    ...storage,
+    async close() {
       clearInterval(every);
       await running;
       await storage.close();

@@ -6,6 +6,7 @@
  */
 import { storedEventOf } from "../processing/stored-event";
 import { unpackPayload } from "./stored-payload";
+import { parseStatusDetails } from "./issue-reopen";
 import type { Level } from "../processing/types";
 import type {
   Issue,
@@ -39,6 +40,8 @@ export interface IssueRow {
   grouping_config: string;
   status: string;
   substatus: string;
+  /** JSON (issue workflow, migrations sqlite/0015, postgres/0010). */
+  status_details: string | null;
   first_seen: number;
   last_seen: number;
   times_seen: number;
@@ -60,6 +63,7 @@ export const toIssue = (row: IssueRow): Issue => ({
   groupingConfig: row.grouping_config,
   status: row.status as IssueStatus,
   substatus: row.substatus as Issue["substatus"],
+  statusDetails: parseStatusDetails(row.status_details),
   firstSeen: row.first_seen,
   lastSeen: row.last_seen,
   count: row.times_seen,

@@ -13,6 +13,9 @@ import type {
   Issue,
   IssueQuery,
   IssueStatus,
+  IssueStatusDetails,
+  IssueActivity,
+  IssueAssignee,
   IssueWithStats,
   IngestRecord,
   IngestRecordResult,
@@ -123,7 +126,20 @@ export interface PrivacyRepo {
 export interface IssueRepo {
   getById(id: string): Promise<Issue | null>;
   query(query: IssueQuery): Promise<Page<IssueWithStats>>;
-  setStatus(id: string, status: IssueStatus): Promise<Issue | null>;
+  /** Sets status, its substatus and the status details (null clears them). */
+  setStatus(id: string, status: IssueStatus, details?: IssueStatusDetails | null): Promise<Issue | null>;
+  // Issue workflow: deletes issues with their events and counters; returns the ids that existed.
+  deleteIssues(ids: string[]): Promise<string[]>;
+  // Issue workflow: merges the sources into the target (events move, their hashes now lead to the target); returns the merged ids.
+  merge(targetId: string, sourceIds: string[]): Promise<string[]>;
+  /** Brings back the issue merged in under `hash` (its id and short id again); null when the hash was not merged in. */
+  unmergeHash(issueId: string, hash: string): Promise<string | null>;
+  /** The issue's own grouping hash and those merged into it, with each one's latest event. */
+  hashes(issueId: string): Promise<IssueHash[]>;
+  // Issue workflow: ignored issues whose time ran out come back (with activity); returns their ids.
+  wakeExpired(now: number): Promise<string[]>;
+  /** The highest hourly event count of the issue since `since` (Unix ms): "until escalating" reads it. */
+  maxHourlyCount(issueId: string, since: number): Promise<number>;
   tagDistribution(issueId: string, limitPerKey: number): Promise<TagDistribution[]>;
   /** Distinct releases and environments seen in a project, for filter menus. */
   facets(projectId: string): Promise<{ releases: string[]; environments: string[] }>;
@@ -180,6 +196,31 @@ export interface RetentionStore {
   expire(before: number): Promise<RetentionResult>;
 }
 
+export interface IssueHash {
+  hash: string;
+  /** Merged in from another issue (can be unmerged); false for the issue's own hash. */
+  merged: boolean;
+  latestEventId: string | null;
+}
+
+// Issue workflow: assignment, bookmarks, review and activity (src/storage/app/issue-triage.ts).
+export interface IssueTriageRepo {
+  /** Sets or (null) clears the assignee; false when clearing and there was none. */
+  assign(issueId: string, assignee: IssueAssignee | null, now: number): Promise<boolean>;
+  assignments(issueIds: string[]): Promise<Map<string, IssueAssignee>>;
+  setBookmark(issueId: string, userId: string, bookmarked: boolean, now: number): Promise<void>;
+  /** Which of `issueIds` the user bookmarked. */
+  bookmarked(userId: string, issueIds: string[]): Promise<Set<string>>;
+  setReviewed(issueId: string, userId: string | null, reviewed: boolean, now: number): Promise<void>;
+  reviewed(issueIds: string[]): Promise<Set<string>>;
+  addActivity(entry: { issueId: string; type: string; userId: string | null; data: Record<string, unknown>; now: number }): Promise<IssueActivity>;
+  /** Newest first. */
+  listActivity(issueId: string, limit: number): Promise<IssueActivity[]>;
+  countNotes(issueIds: string[]): Promise<Map<string, number>>;
+  /** Removes everything kept about deleted issues. */
+  forgetIssues(issueIds: string[]): Promise<void>;
+}
+
 export interface Storage {
   readonly engine: "sqlite" | "postgres";
   organizations: OrganizationRepo;
@@ -193,6 +234,8 @@ export interface Storage {
   /** Data scrubbing settings per organisation and project. */
   privacy: PrivacyRepo;
   issues: IssueRepo;
+  // Issue workflow (app data).
+  issueTriage: IssueTriageRepo;
   events: EventRepo;
   ingest: IngestStore;
   outcomes: OutcomeRepo;

@@ -118,7 +118,7 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(await storage.issues.getById(issueId), {
         id: issueId, projectId: project.id, shortId: "WEB-1", title: "TypeError: x is undefined", culprit: "app in main",
         level: "error", type: "error", metadata: { type: "TypeError", value: "x is undefined" }, groupingStrategy: "exception",
-        groupingConfig: "test:1", status: "unresolved", substatus: "new", firstSeen: NOW - 2 * HOUR, lastSeen: NOW,
+        groupingConfig: "test:1", status: "unresolved", substatus: "new", statusDetails: null, firstSeen: NOW - 2 * HOUR, lastSeen: NOW,
         count: 3, userCount: 2, firstRelease: "1.0", lastRelease: "1.1",
       });
       // The release page's "first seen in": by first release only, not by any release the issue was seen in.

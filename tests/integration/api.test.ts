@@ -296,6 +296,7 @@ describe("issues", () => {
     priorityLockedAt: null,
     numComments: 0,
     assignedTo: null,
+    inbox: { reason: 0, reason_details: null, date_added: DATE },
     isBookmarked: false,
     isSubscribed: false,
     subscriptionDetails: null,
@@ -422,13 +423,13 @@ describe("issues", () => {
   it("changes status; is:resolved and is:unresolved follow", async () => {
     const put = (status: unknown) => ok<Group>("PUT", `/api/0/issues/${errorIssue.id}/`, { status });
     const base = errorIssue;
-    assert.deepStrictEqual(await put("resolved"), { ...base, status: "resolved", substatus: null });
+    assert.deepStrictEqual(await put("resolved"), { ...base, status: "resolved", substatus: null, inbox: false });
     const ids = async (query: string) => (await ok<Group[]>("GET", `${issuesPath()}?query=${query}`)).map((group) => group.id);
     assert.deepStrictEqual(await ids("is:resolved"), [errorIssue.id]);
     assert.ok(!(await ids("is:unresolved")).includes(errorIssue.id));
     assert.ok((await ids("")).includes(errorIssue.id), "an empty query lists every status");
 
-    assert.deepStrictEqual(await put("ignored"), { ...base, status: "ignored", substatus: "archived_forever" });
+    assert.deepStrictEqual(await put("ignored"), { ...base, status: "ignored", substatus: "archived_forever", inbox: false });
     assert.deepStrictEqual(await ids("is:ignored"), [errorIssue.id]);
     const viaAlias = await ok<Group>("PUT", `/api/0/organizations/default/issues/${errorIssue.id}/`, { status: "unresolved" });
     assert.deepStrictEqual(viaAlias, { ...base, status: "unresolved", substatus: "ongoing" });
@@ -437,14 +438,16 @@ describe("issues", () => {
 
   it("rejects bad status changes", async () => {
     const target = `/api/0/issues/${errorIssue.id}/`;
-    await expectError("PUT", target, 400, "invalid status: expected one of unresolved, resolved, ignored", { status: "fixed" });
-    await expectError("PUT", target, 400, "invalid status: expected one of unresolved, resolved, ignored", {});
+    await expectError("PUT", target, 400, "status: expected one of unresolved, resolved, ignored, resolvedInNextRelease", { status: "fixed" });
+    await expectError("PUT", target, 400, "nothing to change: give status, assignedTo, isBookmarked, inbox or merge", {});
+    await expectError("PUT", target, 400, "statusDetails.ignoreCount: expected a positive integer", { status: "ignored", statusDetails: { ignoreCount: 0 } });
+    await expectError("PUT", target, 400, 'assignedTo: unknown assignee "nobody@example.com": not a member or team of this organisation', { assignedTo: "nobody@example.com" });
     await expectError("PUT", target, 400, "invalid JSON body", "status=resolved");
     await expectBadRequest("PUT", target, "invalid request body: Invalid input: expected object, received array", [
       "Invalid input: expected object, received array",
     ], []);
     await expectError("PUT", "/api/0/issues/999999/", 404, "issue not found", { status: "resolved" });
-    await expectError("DELETE", target, 405, 'Method "DELETE" not allowed.');
+    await expectError("POST", target, 405, 'Method "POST" not allowed.');
     assert.equal(((await ok<Group>("GET", target)) as Json).status, "unresolved");
   });
 });

@@ -6,6 +6,7 @@ import { keyControlsContract } from "../contract/key-controls-suite";
 import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
 import { releaseContract } from "../contract/release-suite";
+import { issueWorkflowContract } from "../contract/issue-workflow-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
@@ -40,6 +41,7 @@ if (await postgresForTests("storage contract: postgres")) {
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);
+  issueWorkflowContract("postgres", postgres);
   keyControlsContract("postgres", postgres);
   quotasContract("postgres", postgres);
   privacyContract("postgres", postgres);

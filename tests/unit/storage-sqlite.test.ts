@@ -11,6 +11,7 @@ import { keyControlsContract } from "../contract/key-controls-suite";
 import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
 import { releaseContract } from "../contract/release-suite";
+import { issueWorkflowContract } from "../contract/issue-workflow-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
@@ -49,6 +50,7 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
   releaseContract(name, sqlite(commitThread));
+  issueWorkflowContract(name, sqlite(commitThread));
   keyControlsContract(name, sqlite(commitThread));
   quotasContract(name, sqlite(commitThread));
   privacyContract(name, sqlite(commitThread));

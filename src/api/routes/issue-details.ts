@@ -3,17 +3,12 @@
  * `/api/0/organizations/{org}/issues/{id}/`. An issue of another organisation, or of a project the
  * caller's teams do not own, is a 404 exactly like one that does not exist.
  */
-import { z } from "zod";
 import { AppError } from "../../errors";
 import { requireProject } from "../../services/accounts/access";
 import { getIssue } from "../../services/issues/get-issue";
-import { parseIssueStatus, updateIssueStatus } from "../../services/issues/update-issue-status";
-import { readJsonBody } from "../body";
 import { json } from "../handle";
 import type { ApiContext } from "../route";
-import { serializeGroup } from "../serializers/group";
-
-const updateBody = z.object({ status: z.unknown().optional() });
+import { issueJson, updateIssue } from "./issue-workflow";
 
 /** The issue with its project, when the caller may see it. */
 export async function visibleIssue(context: ApiContext, issueId: string) {
@@ -25,13 +20,8 @@ export async function visibleIssue(context: ApiContext, issueId: string) {
 
 export async function getIssueDetails(_request: Request, params: { issueId: string }, context: ApiContext): Promise<Response> {
   const { issue, project } = await visibleIssue(context, params.issueId);
-  return json(serializeGroup(issue, { project, organization: context.access.organization, publicUrl: context.runtime.publicUrl }));
+  return json(await issueJson(context, issue, project));
 }
 
-export async function updateIssueDetails(request: Request, params: { issueId: string }, context: ApiContext): Promise<Response> {
-  const { storage, publicUrl } = context.runtime;
-  const { status } = await readJsonBody(request, updateBody);
-  const { project } = await visibleIssue(context, params.issueId);
-  const issue = await updateIssueStatus(storage, params.issueId, parseIssueStatus(status));
-  return json(serializeGroup(issue, { project, organization: context.access.organization, publicUrl }));
-}
+/** Sentry's issue update: status (with statusDetails), assignedTo, isBookmarked, inbox (issue-workflow.ts). */
+export const updateIssueDetails = updateIssue;

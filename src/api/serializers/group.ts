@@ -1,10 +1,11 @@
 /**
  * Sentry's Group ("issue") shape, as GroupSerializer and StreamGroupSerializer write it.
- * Sentry-specific parts we do not have (assignees, bookmarks, subscriptions, sharing, comments)
- * answer with their empty values so clients written for Sentry read them unchanged.
+ * Sentry-specific parts we do not have (subscriptions, sharing) answer with their empty values so
+ * clients written for Sentry read them unchanged; assignee, bookmark, inbox and comment count come
+ * from the issue workflow when the caller passes them (GroupTriage).
  */
 import type { Level } from "../../processing/types";
-import type { Issue, IssueSubstatus, IssueWithStats, Organization, Project } from "../../model";
+import type { Issue, IssueStatusDetails, IssueSubstatus, IssueWithStats, Organization, Project } from "../../model";
 import { isoDate } from "./common";
 
 const HOUR_MS = 3_600_000;
@@ -14,7 +15,10 @@ const SUBSTATUS: Record<IssueSubstatus, string | null> = {
   new: "new",
   ongoing: "ongoing",
   regressed: "regressed",
+  escalating: "escalating",
   archived: "archived_forever",
+  archived_until_condition_met: "archived_until_condition_met",
+  archived_until_escalating: "archived_until_escalating",
   resolved: null,
 };
 
@@ -37,7 +41,7 @@ export interface GroupJson {
   logger: null;
   level: Level;
   status: Issue["status"];
-  statusDetails: Record<string, never>;
+  statusDetails: StatusDetailsJson;
   substatus: string | null;
   isPublic: boolean;
   platform: string | null;
@@ -49,7 +53,9 @@ export interface GroupJson {
   priorityLockedAt: null;
   metadata: Issue["metadata"];
   numComments: number;
-  assignedTo: null;
+  assignedTo: AssigneeJson | null;
+  /** Sentry's inbox (for_review): why the issue waits for review, or false once reviewed. */
+  inbox: { reason: number; reason_details: null; date_added: string } | false;
   isBookmarked: boolean;
   isSubscribed: boolean;
   subscriptionDetails: null;
@@ -63,6 +69,40 @@ export interface GroupJson {
   lastRelease: { version: string } | null;
   stats?: { "24h": [number, number][] };
 }
+
+export type AssigneeJson = { type: "user"; id: string; name: string; email: string } | { type: "team"; id: string; name: string; slug: string };
+
+/** Sentry's statusDetails: why an ignored issue comes back, or which release resolved it. */
+export type StatusDetailsJson = {
+  ignoreUntil?: string;
+  ignoreCount?: number;
+  ignoreWindow?: number;
+  ignoreUserCount?: number;
+  inRelease?: string;
+  inNextRelease?: boolean;
+};
+
+/** What the issue workflow adds for the caller (issue-workflow.ts); absent = nothing assigned, bookmarked or reviewed. */
+export interface GroupTriage {
+  assignee: AssigneeJson | null;
+  isBookmarked: boolean;
+  reviewed: boolean;
+  numComments: number;
+}
+
+export function statusDetailsJson(details: IssueStatusDetails | null): StatusDetailsJson {
+  if (details === null) return {};
+  if (details.kind === "resolve") return details.type === "in_release" ? { inRelease: details.release } : { inNextRelease: true };
+  const json: StatusDetailsJson = {};
+  if (details.until !== null) json.ignoreUntil = isoDate(details.until);
+  if (details.count !== null && !details.escalating) json.ignoreCount = details.count;
+  if (details.window !== null && !details.escalating) json.ignoreWindow = details.window;
+  if (details.userCount !== null) json.ignoreUserCount = details.userCount;
+  return json;
+}
+
+// Sentry's GroupInboxReason: 0 new, 2 regression, 3 unignored, 6 escalating.
+const INBOX_REASON: Partial<Record<IssueSubstatus, number>> = { regressed: 2, escalating: 6 };
 
 export interface GroupScope {
   project: Project;
@@ -85,6 +125,7 @@ export function serializeGroup(
   issue: Issue | IssueWithStats,
   scope: GroupScope,
   stats: { now: number } | null = null,
+  triage: GroupTriage | null = null,
 ): GroupJson {
   const { project } = scope;
   const json: GroupJson = {
@@ -97,7 +138,7 @@ export function serializeGroup(
     logger: null,
     level: issue.level,
     status: issue.status,
-    statusDetails: {},
+    statusDetails: statusDetailsJson(issue.statusDetails),
     substatus: SUBSTATUS[issue.substatus],
     isPublic: false,
     platform: project.platform,
@@ -108,9 +149,13 @@ export function serializeGroup(
     priority: PRIORITY[issue.level],
     priorityLockedAt: null,
     metadata: issue.metadata,
-    numComments: 0,
-    assignedTo: null,
-    isBookmarked: false,
+    numComments: triage?.numComments ?? 0,
+    assignedTo: triage?.assignee ?? null,
+    inbox:
+      triage?.reviewed || issue.status !== "unresolved"
+        ? false
+        : { reason: INBOX_REASON[issue.substatus] ?? 0, reason_details: null, date_added: isoDate(issue.firstSeen) },
+    isBookmarked: triage?.isBookmarked ?? false,
     isSubscribed: false,
     subscriptionDetails: null,
     hasSeen: false,

@@ -4,11 +4,22 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
-import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, QuotaRepo, ReleaseRepo } from "../types";
+import type {
+  ArtifactStore,
+  IssueTriageRepo,
+  OrganizationRepo,
+  PrivacyRepo,
+  ProjectKeyRepo,
+  ProjectOptionsRepo,
+  ProjectRepo,
+  QuotaRepo,
+  ReleaseRepo,
+} from "../types";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
 import type { AppDialect } from "./dialect";
+import { appIssueTriage } from "./issue-triage";
 import { appInvites } from "./invites";
 import { appKeys } from "./keys";
 import { appLoginSessions } from "./login-sessions";
@@ -42,6 +53,8 @@ export interface AppData {
   // Cron monitors and user feedback.
   monitors: MonitorRepo;
   feedback: FeedbackRepo;
+  // Issue workflow.
+  issueTriage: IssueTriageRepo;
 }
 
 /** `blobs`: where the engine keeps artifact bytes (blobs.ts). */
@@ -52,6 +65,7 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     // Cron monitors and user feedback.
     monitors: appMonitors(dialect),
     feedback: appFeedback(dialect),
+    issueTriage: appIssueTriage(dialect),
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),

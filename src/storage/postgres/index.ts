@@ -53,6 +53,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     // Cron monitors and user feedback.
     monitors: app.monitors,
     feedback: app.feedback,
+    issueTriage: app.issueTriage,
     onKeysChanged: (listener) => keyChanges.subscribe(listener),
     async ping() {
       await db.query("SELECT 1");

@@ -4,6 +4,8 @@ import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { columnArrays, sortedBy, unnestInsert } from "./bulk";
 import type { PgDb, Queryable } from "./db";
 import { MissingPartitions, PartitionNeeds } from "./partitions";
+import { reopenIssues } from "./issue-reopen";
+import type { TouchedRow } from "../issue-reopen";
 import { writeTelemetry } from "./telemetry-ingest";
 
 type EventRecord = Extract<IngestRecord, { kind: "event" }>;
@@ -209,6 +211,14 @@ async function resolveIssues(tx: Queryable, events: EventRecord[]): Promise<Map<
   const missing = () => [...wanted.entries()].filter(([id]) => !found.has(id)).map(([, k]) => k);
   await lookup([...wanted.values()]);
   if (missing().length === 0) return found;
+  // An issue merged into another left its hash behind (issue workflow): read only for groupings no issue has.
+  const merged = await tx.query<{ id: number; project_id: number; grouping_config: string; hash: string }>(
+    `SELECT m.issue_id AS id, m.project_id, m.grouping_config, m.hash FROM issue_merged_hashes m
+     JOIN unnest($1::bigint[], $2::text[], $3::text[]) AS k(project_id, grouping_config, hash) USING (project_id, grouping_config, hash)`,
+    columnArrays(missing().map((k) => [k.projectId, k.config, k.hash]), 3),
+  );
+  for (const row of merged) found.set(key(row.project_id, row.grouping_config, row.hash), Number(row.id));
+  if (missing().length === 0) return found;
 
   // Creating: hold the projects' rows (in id order) so one process at a time creates a project's issues,
   // then look again — another process may have created some while we waited.
@@ -266,9 +276,9 @@ async function applyIssueDeltas(tx: Queryable, deltas: IssueDeltas): Promise<voi
   }
   // Rows locked in id order first (UPDATE ... FROM takes them in join order), then one UPDATE for all.
   if (all.length > 1) await tx.query("SELECT id FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", [all.map((d) => d.issueId)]);
-  // A resolved issue that sees a new event is open again and marked regressed; ignored stays ignored.
-  // An issue created in this batch stays "new"; one that existed before becomes "ongoing".
-  await tx.query(
+  // An unresolved issue created in this batch stays "new"; one that existed before becomes "ongoing".
+  // Whether a resolved or ignored issue comes back is decided from what this returns (issue-reopen.ts).
+  const touched = await tx.query<TouchedRow>(
     `UPDATE issues i SET
        times_seen = i.times_seen + d.count, user_count = i.user_count + d.new_users,
        first_seen = LEAST(i.first_seen, d.first_seen), last_seen = GREATEST(i.last_seen, d.last_seen),
@@ -279,12 +289,11 @@ async function applyIssueDeltas(tx: Queryable, deltas: IssueDeltas): Promise<voi
        first_release = CASE WHEN d.first_seen < i.first_seen THEN COALESCE(d.first_release, i.first_release)
                             ELSE COALESCE(i.first_release, d.first_release) END,
        last_release = CASE WHEN d.last_seen >= i.last_seen THEN COALESCE(d.last_release, i.last_release) ELSE i.last_release END,
-       substatus = CASE WHEN i.status = 'resolved' THEN 'regressed'
-                        WHEN i.substatus = 'new' AND i.times_seen > 0 THEN 'ongoing' ELSE i.substatus END,
-       status = CASE WHEN i.status = 'resolved' THEN 'unresolved' ELSE i.status END
+       substatus = CASE WHEN i.status = 'unresolved' AND i.substatus = 'new' AND i.times_seen > 0 THEN 'ongoing' ELSE i.substatus END
      FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
        AS d(issue_id, count, new_users, first_seen, last_seen, title, culprit, level, first_release, last_release)
-     WHERE i.id = d.issue_id`,
+     WHERE i.id = d.issue_id
+     RETURNING i.id, i.project_id, i.status, i.status_details, i.times_seen, i.user_count`,
     columnArrays(
       all.map((d) => [
         d.issueId, d.count, newUsers.get(d.issueId) ?? 0, d.firstSeen, d.lastSeen, d.title, d.culprit, d.level, d.firstRelease, d.lastRelease,
@@ -292,6 +301,11 @@ async function applyIssueDeltas(tx: Queryable, deltas: IssueDeltas): Promise<voi
       10,
     ),
   );
+  const notOpen = touched.filter((row) => row.status !== "unresolved");
+  if (notOpen.length > 0) {
+    const byId = new Map(all.map((d) => [d.issueId, d]));
+    await reopenIssues(tx, notOpen.map((row) => ({ row: { ...row, id: Number(row.id), project_id: Number(row.project_id) }, delta: byId.get(Number(row.id))! })), Date.now());
+  }
   const hours = sortedBy(all.flatMap((d) => [...d.hours].map(([hour, count]) => [d.issueId, hour, count] as const)), ([i, h]) => [i, h]);
   await tx.query(
     unnestInsert("issue_hourly", [["issue_id", "bigint"], ["hour", "bigint"], ["count", "bigint"]],

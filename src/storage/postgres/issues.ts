@@ -9,6 +9,8 @@ import {
   type HourlyRow,
   type IssueRow,
 } from "../rows";
+import { expiredSnoozes, substatusFor } from "../issue-reopen";
+import { postgresIssueMerge } from "./issue-merge";
 import type { Issue, IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
 import { isId, type Param, type PgDb } from "./db";
 
@@ -40,6 +42,7 @@ export function postgresIssues(db: PgDb): IssueRepo {
   }
 
   return {
+    ...postgresIssueMerge(db),
     getById,
 
     async query(query: IssueQuery) {
@@ -81,11 +84,63 @@ export function postgresIssues(db: PgDb): IssueRepo {
       return { items, nextCursor };
     },
 
-    async setStatus(id, status) {
-      const substatus = status === "resolved" ? "resolved" : status === "ignored" ? "archived" : "ongoing";
+    async setStatus(id, status, details = null) {
       if (!isId(id)) return null;
-      await db.query("UPDATE issues SET status = $1, substatus = $2 WHERE id = $3", [status, substatus, Number(id)]);
+      await db.query("UPDATE issues SET status = $1, substatus = $2, status_details = $3 WHERE id = $4", [
+        status, substatusFor(status, details), details ? JSON.stringify(details) : null, Number(id),
+      ]);
       return getById(id);
+    },
+
+    async deleteIssues(ids) {
+      const wanted = ids.filter(isId).map(Number);
+      if (wanted.length === 0) return [];
+      return db.transaction(async (tx) => {
+        const deleted = (await tx.query<{ id: number }>("DELETE FROM issues WHERE id = ANY($1::bigint[]) RETURNING id", [wanted])).map((row) => Number(row.id));
+        if (deleted.length === 0) return [];
+        // Event id claims go too, so a resent event is stored again rather than taken for a duplicate.
+        await tx.query(
+          `DELETE FROM event_ids c USING events e
+           WHERE e.issue_id = ANY($1::bigint[]) AND c.project_id = e.project_id AND c.event_id = e.event_id`,
+          [deleted],
+        );
+        for (const table of ["events", "issue_users", "issue_hourly", "issue_tags", "issue_merged_hashes"]) {
+          await tx.query(`DELETE FROM ${table} WHERE issue_id = ANY($1::bigint[])`, [deleted]);
+        }
+        return deleted.map(String);
+      });
+    },
+
+    async wakeExpired(now) {
+      const rows = await db.query<{ id: number; status_details: string | null }>(
+        "SELECT id, status_details FROM issues WHERE status = 'ignored' AND status_details IS NOT NULL",
+      );
+      const ids = expiredSnoozes(rows, now);
+      if (ids.length === 0) return [];
+      return db.transaction(async (tx) => {
+        const woken = await tx.query<{ id: number }>(
+          "UPDATE issues SET status = 'unresolved', substatus = 'ongoing', status_details = NULL WHERE id = ANY($1::bigint[]) AND status = 'ignored' RETURNING id",
+          [ids],
+        );
+        const wokenIds = woken.map((row) => Number(row.id));
+        if (wokenIds.length > 0) {
+          await tx.query(
+            `INSERT INTO issue_activity (issue_id, type, user_id, data, date_created)
+             SELECT id, 'set_unresolved', NULL, '{"reason":"ignoreUntil"}', $2 FROM unnest($1::bigint[]) AS w(id)`,
+            [wokenIds, now],
+          );
+          await tx.query("DELETE FROM issue_reviews WHERE issue_id = ANY($1::bigint[])", [wokenIds]);
+        }
+        return wokenIds.map(String);
+      });
+    },
+
+    async maxHourlyCount(issueId, since) {
+      if (!isId(issueId)) return 0;
+      const [row] = await db.query<{ n: number | string | null }>("SELECT MAX(count) AS n FROM issue_hourly WHERE issue_id = $1 AND hour >= $2", [
+        Number(issueId), since,
+      ]);
+      return Number(row?.n ?? 0);
     },
 
     async tagDistribution(issueId, limitPerKey) {

@@ -73,6 +73,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     // Cron monitors and user feedback.
     monitors: app.monitors,
     feedback: app.feedback,
+    issueTriage: app.issueTriage,
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);

@@ -1,10 +1,12 @@
 import { readSpanContainers } from "../../items/span-containers";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
+import { reopenIssues } from "./issue-reopen";
 import { packPayload } from "../stored-payload";
 import type { IngestRecordResult, IngestStore } from "../types";
 import { decodeTags, toHandedRecord, type CommitRecord, type EventCommit } from "./commit-records";
 import { spanGroupsOf } from "./span-groups";
 import type { Db } from "./db";
+import type { TouchedRow } from "../issue-reopen";
 import { issueEventsWriter, type IssueEventsOptions } from "./issue-events";
 import { tagUpserts } from "./tag-upserts";
 import { sqliteTelemetryIngest } from "./telemetry-ingest";
@@ -38,6 +40,10 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
   const findIssue = db.prepare<[number, string, string], { id: number }>(
     "SELECT id FROM issues WHERE project_id = ? AND grouping_config = ? AND hash = ?",
   );
+  // An issue merged into another left its hash here (issue workflow): read only for a grouping no issue has.
+  const mergedHash = db.prepare<[number, string, string], { id: number }>(
+    "SELECT issue_id AS id FROM issue_merged_hashes WHERE project_id = ? AND grouping_config = ? AND hash = ?",
+  );
   const nextSeq = db.prepare<[number], { last_issue_seq: number }>(
     "UPDATE projects SET last_issue_seq = last_issue_seq + 1 WHERE id = ? RETURNING last_issue_seq",
   );
@@ -50,9 +56,9 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
        metadata, first_seen, last_seen, times_seen)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id`,
   );
-  // A resolved issue that sees a new event is open again and marked regressed; ignored stays ignored.
-  // An issue created in this batch stays "new"; one that existed before becomes "ongoing".
-  const applyDelta = db.prepare<[Record<string, number | string | null>]>(
+  // An unresolved issue created in this batch stays "new"; one that existed before becomes "ongoing".
+  // Whether a resolved or ignored issue comes back is decided from what this returns (issue-reopen.ts).
+  const applyDelta = db.prepare<[Record<string, number | string | null>], TouchedRow>(
     `UPDATE issues SET
        times_seen = times_seen + @count,
        user_count = user_count + @newUsers,
@@ -65,10 +71,9 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
        first_release = CASE WHEN @firstSeen < first_seen THEN COALESCE(@firstRelease, first_release)
                             ELSE COALESCE(first_release, @firstRelease) END,
        last_release = CASE WHEN @lastSeen >= last_seen THEN COALESCE(@lastRelease, last_release) ELSE last_release END,
-       substatus = CASE WHEN status = 'resolved' THEN 'regressed'
-                        WHEN substatus = 'new' AND times_seen > 0 THEN 'ongoing' ELSE substatus END,
-       status = CASE WHEN status = 'resolved' THEN 'unresolved' ELSE status END
-     WHERE id = @issueId`,
+       substatus = CASE WHEN status = 'unresolved' AND substatus = 'new' AND times_seen > 0 THEN 'ongoing' ELSE substatus END
+     WHERE id = @issueId
+     RETURNING id, project_id, status, status_details, times_seen, user_count`,
   );
   const addUser = db.prepare<[number, string]>("INSERT OR IGNORE INTO issue_users (issue_id, user_key) VALUES (?, ?)");
   const bumpHour = db.prepare<[number, number, number]>(
@@ -97,7 +102,10 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
   function writeEvent(record: EventCommit, deltas: IssueDeltas, issueIds: IssueIds, committed: number): IngestRecordResult {
     const { projectId, grouping, seenAt } = record;
     const issueKey = `${projectId}\u0000${grouping.config}\u0000${grouping.hash}`;
-    let issueId = issueIds.get(issueKey) ?? findIssue.get(projectId, grouping.config, grouping.hash)?.id;
+    let issueId =
+      issueIds.get(issueKey) ??
+      findIssue.get(projectId, grouping.config, grouping.hash)?.id ??
+      mergedHash.get(projectId, grouping.config, grouping.hash)?.id;
     if (issueId === undefined) {
       // Checked before the issue is created, so an SDK retry never leaves an issue without events.
       const duplicate = duplicateOf(projectId, record.eventId);
@@ -118,17 +126,20 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
     return { kind: "event", issueId: String(issueId), duplicate: false };
   }
 
-  function applyIssueDelta(delta: IssueDelta): void {
+  function applyIssueDelta(delta: IssueDelta): TouchedRow | undefined {
     let newUsers = 0;
     for (const userKey of delta.userKeys) newUsers += addUser.run(delta.issueId, userKey).changes;
-    applyDelta.run({
+    const touched = applyDelta.get({
       issueId: delta.issueId, count: delta.count, newUsers, firstSeen: delta.firstSeen, lastSeen: delta.lastSeen,
       title: delta.title, culprit: delta.culprit, level: delta.level,
       firstRelease: delta.firstRelease, lastRelease: delta.lastRelease,
     });
     for (const [hour, count] of delta.hours) bumpHour.run(delta.issueId, hour, count);
     bumpTags(delta.issueId, delta.tags.values());
+    return touched;
   }
+
+  const reopen = reopenIssues(db);
 
   const telemetry = sqliteTelemetryIngest(db);
 
@@ -145,7 +156,12 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
       return { kind: "outcome" };
     });
     batch.finish();
-    for (const delta of deltas.values()) applyIssueDelta(delta);
+    const notOpen: { row: TouchedRow; delta: IssueDelta }[] = [];
+    for (const delta of deltas.values()) {
+      const row = applyIssueDelta(delta);
+      if (row && row.status !== "unresolved") notOpen.push({ row, delta });
+    }
+    if (notOpen.length > 0) reopen(notOpen, Date.now());
     for (const o of outcomes.values()) bumpOutcome.run(o.projectId, o.hour, o.outcome, o.category, o.reason, o.quantity);
     issueEvents.mergeIfDue(committed);
     return results;

@@ -9,12 +9,55 @@ import {
   type HourlyRow,
   type IssueRow,
 } from "../rows";
+import { expiredSnoozes, substatusFor } from "../issue-reopen";
+import { sqliteIssueMerge } from "./issue-merge";
 import type { IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
 import type { Db } from "./db";
 
 export function sqliteIssues(db: Db): IssueRepo {
   const byId = db.prepare<[number], IssueRow>(`${SELECT_ISSUE} WHERE i.id = ?`);
-  const updateStatus = db.prepare<[string, string, number]>("UPDATE issues SET status = ?, substatus = ? WHERE id = ?");
+  const updateStatus = db.prepare<[string, string, string | null, number]>(
+    "UPDATE issues SET status = ?, substatus = ?, status_details = ? WHERE id = ?",
+  );
+  const snoozed = db.prepare<[], { id: number; status_details: string | null }>(
+    "SELECT id, status_details FROM issues WHERE status = 'ignored' AND status_details IS NOT NULL",
+  );
+  const wake = db.prepare<[number]>(
+    "UPDATE issues SET status = 'unresolved', substatus = 'ongoing', status_details = NULL WHERE id = ? AND status = 'ignored'",
+  );
+  const wakeActivity = db.prepare<[number, number]>(
+    `INSERT INTO issue_activity (issue_id, type, user_id, data, date_created) VALUES (?, 'set_unresolved', NULL, '{"reason":"ignoreUntil"}', ?)`,
+  );
+  const unreview = db.prepare<[number]>("DELETE FROM issue_reviews WHERE issue_id = ?");
+  const maxHourly = db.prepare<[number, number], { n: number | null }>("SELECT MAX(count) AS n FROM issue_hourly WHERE issue_id = ? AND hour >= ?");
+  const deleteStatements = [
+    "DELETE FROM issue_events WHERE issue_id = ?",
+    "DELETE FROM events WHERE issue_id = ?",
+    "DELETE FROM issue_users WHERE issue_id = ?",
+    "DELETE FROM issue_hourly WHERE issue_id = ?",
+    "DELETE FROM issue_tags WHERE issue_id = ?",
+    "DELETE FROM issue_merged_hashes WHERE issue_id = ?",
+  ].map((statement) => db.prepare<[number]>(statement));
+  const deleteIssue = db.prepare<[number]>("DELETE FROM issues WHERE id = ?");
+  const deleteAll = db.transaction((ids: number[]) => {
+    const deleted: string[] = [];
+    for (const id of ids) {
+      if (deleteIssue.run(id).changes === 0) continue;
+      for (const statement of deleteStatements) statement.run(id);
+      deleted.push(String(id));
+    }
+    return deleted;
+  });
+  const wakeAll = db.transaction((ids: number[], now: number) => {
+    const woken: string[] = [];
+    for (const id of ids) {
+      if (wake.run(id).changes === 0) continue;
+      wakeActivity.run(id, now);
+      unreview.run(id);
+      woken.push(String(id));
+    }
+    return woken;
+  });
   const tagKeys = db.prepare<[number], { key: string; total: number }>(
     "SELECT key, SUM(count) AS total FROM issue_tags WHERE issue_id = ? GROUP BY key ORDER BY key",
   );
@@ -38,7 +81,10 @@ export function sqliteIssues(db: Db): IssueRepo {
     return stats24hBuckets(issueIds, rows, firstHour);
   }
 
+  const mergeOps = sqliteIssueMerge(db);
+
   return {
+    ...mergeOps,
     async getById(id) {
       const row = /^\d+$/.test(id) ? byId.get(Number(id)) : undefined;
       return row ? toIssue(row) : null;
@@ -93,12 +139,23 @@ export function sqliteIssues(db: Db): IssueRepo {
       return { items, nextCursor };
     },
 
-    async setStatus(id, status) {
-      const substatus = status === "resolved" ? "resolved" : status === "ignored" ? "archived" : "ongoing";
+    async setStatus(id, status, details = null) {
       if (!/^\d+$/.test(id)) return null;
-      updateStatus.run(status, substatus, Number(id));
+      updateStatus.run(status, substatusFor(status, details), details ? JSON.stringify(details) : null, Number(id));
       const row = byId.get(Number(id));
       return row ? toIssue(row) : null;
+    },
+
+    async deleteIssues(ids) {
+      return deleteAll.immediate(ids.filter((id) => /^\d+$/.test(id)).map(Number));
+    },
+
+    async wakeExpired(now) {
+      return wakeAll.immediate(expiredSnoozes(snoozed.all(), now), now);
+    },
+
+    async maxHourlyCount(issueId, since) {
+      return /^\d+$/.test(issueId) ? (maxHourly.get(Number(issueId), since)?.n ?? 0) : 0;
     },
 
     async tagDistribution(issueId, limitPerKey) {

@@ -1,11 +1,14 @@
 import { requestNow } from "@/components/request-now";
 import type { Metadata } from "next";
+import type { ReactNode } from "react";
 import Link from "next/link";
 import { AppShell, issuesHref } from "@/components/app-shell";
 import { appErrorOf } from "@/components/app-error";
 import { IssueFilters, type IssueFilterValues } from "@/components/issues/issue-filters";
 import { NoMatchingIssues, WaitingForEvents } from "@/components/issues/no-issues";
 import { IssueRow, issueGridClass } from "@/components/issues/issue-row";
+import { BULK_FORM_ID, IssueBulkActions } from "@/components/issues/bulk-actions";
+import { assigneeChoices } from "@/src/services/issues/issue-triage-view";
 import { KeyboardList } from "@/components/keyboard-list";
 import { firstValues, hrefWith, type RawSearchParams } from "@/components/search-params";
 import { buttonClass, Card, EmptyState } from "@/components/ui";
@@ -38,7 +41,7 @@ export default async function IssuesPage({
   return (
     <AppShell workspace={workspace} active="issues" projectHref={(p) => issuesHref(organization.slug, p)}>
       {project ? (
-        <ProjectIssues project={project} organizationSlug={organization.slug} base={base} search={search} now={now} />
+        <ProjectIssues project={project} organizationSlug={organization.slug} base={base} search={search} now={now} choices={await assigneeChoices(getRuntime().storage, organization)} />
       ) : (
         <Card>
           <EmptyState title="This organization has no projects yet">
@@ -59,12 +62,15 @@ async function ProjectIssues({
   base,
   search,
   now,
+  choices,
 }: {
   project: Project;
   organizationSlug: string;
   base: string;
   search: Record<string, string | undefined>;
   now: number;
+  /** Issue workflow: who the bulk actions can assign to. */
+  choices: Awaited<ReturnType<typeof assigneeChoices>>;
 }) {
   const { storage } = getRuntime();
   // The UI lists unresolved issues unless asked otherwise; "all" lifts the status filter.
@@ -125,6 +131,17 @@ async function ProjectIssues({
           filtered={filtered}
           cursor={search.cursor}
           now={now}
+          bulk={
+            // Issue workflow: bulk actions over the checked rows or everything the filters match.
+            page.items.length > 0 ? (
+              <IssueBulkActions
+                organizationSlug={organizationSlug}
+                projectId={project.id}
+                filters={Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === "string"))}
+                choices={choices}
+              />
+            ) : null
+          }
         />
       )}
     </div>
@@ -143,6 +160,7 @@ function IssueList({
   filtered,
   cursor,
   now,
+  bulk,
 }: {
   project: Project;
   organizationSlug: string;
@@ -155,6 +173,7 @@ function IssueList({
   filtered: boolean;
   cursor: string | undefined;
   now: number;
+  bulk: ReactNode;
 }) {
   return (
     <>
@@ -168,6 +187,7 @@ function IssueList({
           </Link>
         </div>
       ) : null}
+      {bulk}
       <Card className="overflow-hidden">
         <div className={`${issueGridClass} hidden border-b border-line bg-surface-2 px-4 py-2 text-xs font-semibold tracking-wide text-muted uppercase md:grid`}>
           <span>Issue</span>
@@ -179,7 +199,7 @@ function IssueList({
           <KeyboardList>
             <ul aria-label="Issues">
               {page.items.map((issue) => (
-                <IssueRow key={issue.id} issue={issue} now={now} href={`/organizations/${organizationSlug}/issues/${issue.id}`} />
+                <IssueRow key={issue.id} issue={issue} now={now} href={`/organizations/${organizationSlug}/issues/${issue.id}`} bulkForm={BULK_FORM_ID} />
               ))}
             </ul>
           </KeyboardList>

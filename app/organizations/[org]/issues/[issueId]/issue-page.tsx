@@ -3,6 +3,8 @@ import type { Metadata } from "next";
 import { orNotFound } from "@/components/app-error";
 import { AppShell, issuesHref } from "@/components/app-shell";
 import { EventView } from "@/components/issue/event-view";
+import { IssueWorkflowPanel } from "@/components/issue/issue-workflow-panel";
+import { issueWorkflowView } from "@/src/services/issues/issue-triage-view";
 import { IssueFrame } from "@/components/issue/issue-frame";
 import { getRuntime } from "@/src/runtime";
 import { loadIssue, loadIssueEvent } from "@/src/services/ui/issue-event";
@@ -22,11 +24,13 @@ export async function IssueEventPage({ org, issueId, eventId }: { org: string; i
     return { view: loaded, workspace: { ...base, project: loaded.project } };
   });
   const now = requestNow();
+  const workflow = await issueWorkflowView(storage, base.access.organization, base.access.principal.user.id, view.issue.id);
   const slug = workspace.organization.slug;
   const feedback = await feedbackForIssue(storage, view.issue);
   return (
     <AppShell workspace={workspace} active="issues" projectHref={(p) => issuesHref(slug, p)}>
       <IssueFrame organizationSlug={slug} issue={view.issue} project={view.project} tab="details" now={now} canWrite={canChangeIssues(base.access)}>
+        <IssueWorkflowPanel organizationSlug={slug} issueId={view.issue.id} view={workflow} canWrite={canChangeIssues(base.access)} now={now} />
         <IssueFeedback items={feedback} organizationSlug={slug} now={now} />
         <EventView view={view} organizationSlug={slug} now={now} />
       </IssueFrame>

@@ -1,12 +1,16 @@
 import { projectInPath } from "@/src/api/requested-projects";
 import { apiRoutes } from "@/src/api/route";
 import { issueListResponse } from "@/src/api/routes/issue-list";
+import { bulkDeleteIssues, bulkUpdateIssues } from "@/src/api/routes/issue-bulk";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/projects/{org}/{project}/issues/", {
-  GET: async (request, params, { runtime, access }) => {
+  GET: async (request, params, { runtime, access, principal }) => {
     const project = await projectInPath(runtime.storage, access, params.project);
-    return issueListResponse(request, access.organization, [project]);
+    return issueListResponse(request, access.organization, [project], principal.user.id);
   },
+  // Issue workflow: bulk changes.
+  PUT: async (request, params, context) => bulkUpdateIssues(request, [await projectInPath(context.runtime.storage, context.access, params.project)], context),
+  DELETE: async (request, params, context) => bulkDeleteIssues(request, [await projectInPath(context.runtime.storage, context.access, params.project)], context),
 });
