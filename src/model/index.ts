@@ -10,3 +10,4 @@ export * from "./telemetry";
 export * from "./artifacts";
 export * from "./releases";
 export * from "./privacy";
+export * from "./alerts";

@@ -29,6 +29,7 @@ import type {
   TagDistribution,
 } from "../model";
 import type { AccountStore } from "./accounts-types";
+import type { AlertStore } from "./alert-types";
 import type { ArtifactStore, ReleaseActivityRepo, ReleaseRepo } from "./release-types";
 import type { SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
 
@@ -37,6 +38,7 @@ export * from "../model";
 export * from "./telemetry-types";
 export * from "./accounts-types";
 export * from "./release-types";
+export * from "./alert-types";
 
 export interface OrganizationRepo {
   create(input: { slug: string; name: string }): Promise<Organization>;
@@ -169,6 +171,8 @@ export interface Storage {
   releaseActivity: ReleaseActivityRepo;
   /** Source-map artifacts; also the `ArtifactLookup` the resolver reads. */
   artifacts: ArtifactStore;
+  // Alerts (issue 34): rules, the issue feed, the delivery outbox, snoozes and personal settings.
+  alerts: AlertStore;
   /**
    * Calls `listener` whenever a project or project key may have changed, in this process or — on a
    * shared database — in any other (PostgreSQL: LISTEN/NOTIFY, and after the listening connection

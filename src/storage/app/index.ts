@@ -4,6 +4,9 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
+import type { AlertStore } from "../alert-types";
+import { appAlertFeed, appAlertOutbox } from "./alert-outbox";
+import { appAlertRules, appAlertSettings } from "./alert-rules";
 import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo } from "../types";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
@@ -32,6 +35,8 @@ export interface AppData {
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
+  // Alerts (issue 34).
+  alerts: AlertStore;
 }
 
 /** `blobs`: where the engine keeps artifact bytes (blobs.ts). */
@@ -39,6 +44,8 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
   return {
     releases: appReleases(dialect),
     artifacts: appArtifacts(dialect, blobs),
+    // Alerts (issue 34).
+    alerts: { rules: appAlertRules(dialect), feed: appAlertFeed(dialect), outbox: appAlertOutbox(dialect), settings: appAlertSettings(dialect) },
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),

@@ -46,6 +46,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     releases: app.releases,
     releaseActivity: postgresReleaseActivity(db),
     artifacts: app.artifacts,
+    alerts: app.alerts,
     onKeysChanged: (listener) => keyChanges.subscribe(listener),
     async ping() {
       await db.query("SELECT 1");

@@ -66,6 +66,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     releases: app.releases,
     releaseActivity: sqliteReleaseActivity(db),
     artifacts: app.artifacts,
+    alerts: app.alerts,
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);

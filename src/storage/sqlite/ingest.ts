@@ -1,4 +1,5 @@
 import { readSpanContainers } from "../../items/span-containers";
+import { feedValuesOf } from "../alert-feed";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import { packPayload } from "../stored-payload";
 import type { IngestRecordResult, IngestStore } from "../types";
@@ -70,6 +71,12 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
        status = CASE WHEN status = 'resolved' THEN 'unresolved' ELSE status END
      WHERE id = @issueId`,
   );
+  // Alerts (issue 34): the issue's change, with its status before this batch (NULL: created by it).
+  const feedIssue = db.prepare<[Record<string, number | string | null>]>(
+    `INSERT INTO alert_issue_feed (issue_id, project_id, prev_status, count, users, level, release, tags, committed)
+     SELECT id, project_id, CASE WHEN times_seen = 0 THEN NULL ELSE status END, @count, @users, @level, @release, @tags, @committed
+     FROM issues WHERE id = @issueId`,
+  );
   const addUser = db.prepare<[number, string]>("INSERT OR IGNORE INTO issue_users (issue_id, user_key) VALUES (?, ?)");
   const bumpHour = db.prepare<[number, number, number]>(
     `INSERT INTO issue_hourly (issue_id, hour, count) VALUES (?, ?, ?)
@@ -118,7 +125,8 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
     return { kind: "event", issueId: String(issueId), duplicate: false };
   }
 
-  function applyIssueDelta(delta: IssueDelta): void {
+  function applyIssueDelta(delta: IssueDelta, committedAt: number): void {
+    feedIssue.run({ issueId: delta.issueId, committed: committedAt, ...feedValuesOf(delta) });
     let newUsers = 0;
     for (const userKey of delta.userKeys) newUsers += addUser.run(delta.issueId, userKey).changes;
     applyDelta.run({
@@ -145,7 +153,8 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
       return { kind: "outcome" };
     });
     batch.finish();
-    for (const delta of deltas.values()) applyIssueDelta(delta);
+    const committedAt = Date.now();
+    for (const delta of deltas.values()) applyIssueDelta(delta, committedAt);
     for (const o of outcomes.values()) bumpOutcome.run(o.projectId, o.hour, o.outcome, o.category, o.reason, o.quantity);
     issueEvents.mergeIfDue(committed);
     return results;

@@ -1,0 +1,101 @@
+/**
+ * Whether a rule fires for one feed entry (one issue's change in one committed batch). Pure: the
+ * evaluator (evaluator.ts) reads what the conditions need first and passes it in as `facts`.
+ */
+import {
+  EVENT_ATTRIBUTE_FILTER, EVENT_FREQUENCY, FIRST_SEEN, FIRST_SEEN_IN_LATEST_RELEASE, FREQUENCY_INTERVALS, LEVEL_FILTER, REAPPEARED,
+  REGRESSION, TAGGED_EVENT_FILTER, UNIQUE_USER_FREQUENCY,
+  type AlertCondition, type AlertFilter, type AlertRule, type Issue, type IssueFeedEntry, type StringMatch,
+} from "../../model";
+
+const LEVELS = ["debug", "info", "warning", "error", "fatal"];
+
+export interface MatchFacts {
+  issue: Issue;
+  /** The project's latest release (newest by creation), or null. */
+  latestRelease: string | null;
+  /** Events and distinct users of the issue in a window ending at this entry, by window length (ms). */
+  window(ms: number): Promise<{ count: number; users: Set<string> }>;
+}
+
+/** Why a condition held, in words for the message; null when it did not. */
+async function conditionHolds(condition: AlertCondition, entry: IssueFeedEntry, facts: MatchFacts): Promise<string | null> {
+  switch (condition.id) {
+    case FIRST_SEEN:
+      return entry.prevStatus === null ? "New issue" : null;
+    case REGRESSION:
+      return entry.prevStatus === "resolved" ? "Regression" : null;
+    case REAPPEARED:
+      // Resolved issues reopen at commit; ignored ones come back when the workflow unignores them.
+      return (entry.prevStatus === "resolved" || entry.prevStatus === "ignored") && facts.issue.status === "unresolved" ? "Issue came back" : null;
+    case FIRST_SEEN_IN_LATEST_RELEASE:
+      return entry.prevStatus === null && facts.latestRelease !== null && facts.issue.firstRelease === facts.latestRelease
+        ? `New issue in the latest release ${facts.latestRelease}` : null;
+    case EVENT_FREQUENCY: {
+      const { count } = await facts.window(FREQUENCY_INTERVALS[condition.interval]);
+      return count > condition.value ? `Seen more than ${condition.value} times in ${condition.interval}` : null;
+    }
+    case UNIQUE_USER_FREQUENCY: {
+      const { users } = await facts.window(FREQUENCY_INTERVALS[condition.interval]);
+      return users.size > condition.value ? `Seen by more than ${condition.value} users in ${condition.interval}` : null;
+    }
+  }
+}
+
+function matches(actual: string | null, match: StringMatch, expected: string): boolean {
+  const a = (actual ?? "").toLowerCase();
+  const e = expected.toLowerCase();
+  switch (match) {
+    case "eq":
+      return a === e;
+    case "ne":
+      return a !== e;
+    case "co":
+      return a.includes(e);
+    case "nc":
+      return !a.includes(e);
+    case "sw":
+      return a.startsWith(e);
+    case "ew":
+      return a.endsWith(e);
+  }
+}
+
+function filterHolds(filter: AlertFilter, entry: IssueFeedEntry, issue: Issue): boolean {
+  switch (filter.id) {
+    case LEVEL_FILTER: {
+      const actual = LEVELS.indexOf(entry.level);
+      const wanted = LEVELS.indexOf(filter.level);
+      return filter.match === "eq" ? actual === wanted : filter.match === "gte" ? actual >= wanted : actual >= 0 && actual <= wanted;
+    }
+    case TAGGED_EVENT_FILTER: {
+      const values = entry.tags.filter(([key]) => key === filter.key).map(([, value]) => value);
+      if (filter.match === "is") return values.length > 0;
+      if (filter.match === "ns") return values.length === 0;
+      const match = filter.match;
+      // Negative matches hold when no event of the batch has the value; positive ones when any has.
+      if (match === "ne" || match === "nc") return values.every((value) => matches(value, match, filter.value ?? ""));
+      return values.some((value) => matches(value, match, filter.value ?? ""));
+    }
+    case EVENT_ATTRIBUTE_FILTER: {
+      const actual = filter.attribute === "message" ? issue.title : filter.attribute === "culprit" ? issue.culprit : entry.release;
+      return matches(actual, filter.match, filter.value);
+    }
+  }
+}
+
+/** Why the rule fires for this entry (the first condition that held), or null. */
+export async function ruleFires(rule: AlertRule, entry: IssueFeedEntry, facts: MatchFacts): Promise<string | null> {
+  if (rule.environment !== null && !entry.tags.some(([key, value]) => key === "environment" && value === rule.environment)) return null;
+  if (rule.filters.length > 0) {
+    const held = rule.filters.map((filter) => filterHolds(filter, entry, facts.issue));
+    if (rule.filterMatch === "all" ? held.includes(false) : !held.includes(true)) return null;
+  }
+  let reason: string | null = null;
+  for (const condition of rule.conditions) {
+    const why = await conditionHolds(condition, entry, facts);
+    if (why !== null) reason ??= why;
+    else if (rule.actionMatch === "all") return null;
+  }
+  return reason;
+}
