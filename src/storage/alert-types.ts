@@ -20,7 +20,7 @@ export interface NewDelivery {
 
 /** What one evaluation pass decided: written all or none with the feed rows marked evaluated. */
 export interface EvaluationOutcome {
-  fired: { ruleId: string; issueId: string; at: number }[];
+  fired: { ruleId: string; issueId: string; condition: string; at: number }[];
   deliveries: NewDelivery[];
 }
 
@@ -33,7 +33,7 @@ export interface AlertRuleRepo {
   update(projectId: string, ruleId: string, fields: AlertRuleFields, now: number): Promise<AlertRule | null>;
   setMuted(projectId: string, ruleId: string, muted: boolean, now: number): Promise<AlertRule | null>;
   remove(projectId: string, ruleId: string): Promise<boolean>;
-  /** When each rule last fired for the issue (rule id → Unix ms). */
+  /** When each rule last fired for the issue, per condition ("<rule id>:<condition id>" → Unix ms). */
   lastFired(issueId: string, ruleIds: string[]): Promise<Map<string, number>>;
 }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import pg from "pg";
 import { accountsContract } from "../contract/accounts-suite";
+import { alertsContract } from "../contract/alerts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
 import { privacyContract } from "../contract/privacy-suite";
 import { releaseContract } from "../contract/release-suite";
@@ -40,6 +41,7 @@ if (await postgresForTests("storage contract: postgres")) {
   releaseContract("postgres", postgres);
   keyControlsContract("postgres", postgres);
   privacyContract("postgres", postgres);
+  alertsContract("postgres", postgres);
 }
 
 if (await postgresForTests("postgres engine specifics")) {

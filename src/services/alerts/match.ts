@@ -13,7 +13,7 @@ const LEVELS = ["debug", "info", "warning", "error", "fatal"];
 export interface MatchFacts {
   issue: Issue;
   /** The project's latest release (newest by creation), or null. */
-  latestRelease: string | null;
+  latestRelease(): Promise<string | null>;
   /** Events and distinct users of the issue in a window ending at this entry, by window length (ms). */
   window(ms: number): Promise<{ count: number; users: Set<string> }>;
 }
@@ -28,9 +28,11 @@ async function conditionHolds(condition: AlertCondition, entry: IssueFeedEntry, 
     case REAPPEARED:
       // Resolved issues reopen at commit; ignored ones come back when the workflow unignores them.
       return (entry.prevStatus === "resolved" || entry.prevStatus === "ignored") && facts.issue.status === "unresolved" ? "Issue came back" : null;
-    case FIRST_SEEN_IN_LATEST_RELEASE:
-      return entry.prevStatus === null && facts.latestRelease !== null && facts.issue.firstRelease === facts.latestRelease
-        ? `New issue in the latest release ${facts.latestRelease}` : null;
+    case FIRST_SEEN_IN_LATEST_RELEASE: {
+      if (entry.prevStatus !== null || facts.issue.firstRelease === null) return null;
+      const latest = await facts.latestRelease();
+      return facts.issue.firstRelease === latest ? `New issue in the latest release ${latest}` : null;
+    }
     case EVENT_FREQUENCY: {
       const { count } = await facts.window(FREQUENCY_INTERVALS[condition.interval]);
       return count > condition.value ? `Seen more than ${condition.value} times in ${condition.interval}` : null;
@@ -84,18 +86,24 @@ function filterHolds(filter: AlertFilter, entry: IssueFeedEntry, issue: Issue): 
   }
 }
 
-/** Why the rule fires for this entry (the first condition that held), or null. */
-export async function ruleFires(rule: AlertRule, entry: IssueFeedEntry, facts: MatchFacts): Promise<string | null> {
-  if (rule.environment !== null && !entry.tags.some(([key, value]) => key === "environment" && value === rule.environment)) return null;
+/** A condition that held, and why in words. */
+export interface HeldCondition {
+  id: string;
+  reason: string;
+}
+
+/** The rule's conditions that hold for this entry; empty when the rule does not fire (filters, environment, "all"). */
+export async function heldConditions(rule: AlertRule, entry: IssueFeedEntry, facts: MatchFacts): Promise<HeldCondition[]> {
+  if (rule.environment !== null && !entry.tags.some(([key, value]) => key === "environment" && value === rule.environment)) return [];
   if (rule.filters.length > 0) {
     const held = rule.filters.map((filter) => filterHolds(filter, entry, facts.issue));
-    if (rule.filterMatch === "all" ? held.includes(false) : !held.includes(true)) return null;
+    if (rule.filterMatch === "all" ? held.includes(false) : !held.includes(true)) return [];
   }
-  let reason: string | null = null;
+  const held: HeldCondition[] = [];
   for (const condition of rule.conditions) {
-    const why = await conditionHolds(condition, entry, facts);
-    if (why !== null) reason ??= why;
-    else if (rule.actionMatch === "all") return null;
+    const reason = await conditionHolds(condition, entry, facts);
+    if (reason !== null) held.push({ id: condition.id, reason });
+    else if (rule.actionMatch === "all") return [];
   }
-  return reason;
+  return held;
 }

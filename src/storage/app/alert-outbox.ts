@@ -65,8 +65,8 @@ export function appAlertFeed(dialect: AppDialect): AlertFeedRepo {
         const now = Date.now();
         const statements: Compilable[] = [
           ...outcome.fired.map((f) =>
-            q.insertInto("alert_rule_issues").values({ rule_id: rowIdOf(f.ruleId), issue_id: rowIdOf(f.issueId), last_fired: f.at })
-              .onConflict((c) => c.columns(["rule_id", "issue_id"]).doUpdateSet({ last_fired: f.at })),
+            q.insertInto("alert_rule_issues").values({ rule_id: rowIdOf(f.ruleId), issue_id: rowIdOf(f.issueId), condition: f.condition, last_fired: f.at })
+              .onConflict((c) => c.columns(["rule_id", "issue_id", "condition"]).doUpdateSet({ last_fired: f.at })),
           ),
           ...insertDeliveries(q, outcome.deliveries, now),
           q.updateTable("alert_issue_feed").set({ evaluated: 1 }).where("id", "in", rows.map((row) => row.id)),

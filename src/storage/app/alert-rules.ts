@@ -88,9 +88,9 @@ export function appAlertRules(dialect: AppDialect): AlertRuleRepo {
     async lastFired(issueId, ruleIds) {
       const fired = new Map<string, number>();
       if (ruleIds.length === 0) return fired;
-      const rows = await db.selectFrom("alert_rule_issues").select(["rule_id", "last_fired"])
+      const rows = await db.selectFrom("alert_rule_issues").select(["rule_id", "condition", "last_fired"])
         .where("issue_id", "=", rowIdOf(issueId)).where("rule_id", "in", ruleIds.map(rowIdOf)).execute();
-      for (const row of rows) fired.set(String(row.rule_id), Number(row.last_fired));
+      for (const row of rows) fired.set(`${row.rule_id}:${row.condition}`, Number(row.last_fired));
       return fired;
     },
   };

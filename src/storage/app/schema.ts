@@ -340,6 +340,8 @@ export interface AlertIssueFeedTable {
 export interface AlertRuleIssuesTable {
   rule_id: number;
   issue_id: number;
+  /** The condition id that held. */
+  condition: string;
   last_fired: number;
 }
 

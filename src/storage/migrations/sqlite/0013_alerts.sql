@@ -40,12 +40,14 @@ CREATE TABLE alert_issue_feed (
 CREATE INDEX alert_issue_feed_pending ON alert_issue_feed(id) WHERE evaluated = 0;
 CREATE INDEX alert_issue_feed_issue ON alert_issue_feed(issue_id, committed);
 
--- When a rule last fired for an issue: the action interval.
+-- When a rule last fired for an issue, per condition that held (condition id): the action interval.
+-- Per condition so that a regression is heard even within the interval of the new-issue alert.
 CREATE TABLE alert_rule_issues (
   rule_id     INTEGER NOT NULL,
   issue_id    INTEGER NOT NULL,
+  condition   TEXT NOT NULL,
   last_fired  INTEGER NOT NULL,
-  PRIMARY KEY (rule_id, issue_id)
+  PRIMARY KEY (rule_id, issue_id, condition)
 );
 
 -- The outbox: one row per message to send. dedupe_key makes a second insert of the same message a no-op.
