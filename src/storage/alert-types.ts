@@ -47,6 +47,8 @@ export interface AlertFeedRepo {
   evaluate(limit: number, decide: (entries: IssueFeedEntry[]) => Promise<EvaluationOutcome>): Promise<number | null>;
   /** Events and distinct users of the issue committed in [since, upToId] (frequency conditions). */
   window(issueId: string, since: number, upToId: string): Promise<{ count: number; users: Set<string> }>;
+  /** Entries not evaluated yet (the job's backlog). */
+  pending(): Promise<number>;
   /** Drops evaluated entries committed before `before`. */
   expire(before: number): Promise<number>;
 }
@@ -59,6 +61,8 @@ export interface AlertOutboxRepo {
    */
   claim(limit: number, now: number, leaseMs: number): Promise<AlertDelivery[]>;
   markSent(id: string, now: number): Promise<void>;
+  /** Ends every lease: SQLite only, at start, where any lease is a dead process's (one process owns the file). */
+  releaseLeases(): Promise<void>;
   /** A failed attempt: retried at `retryAt`, or given up on (status failed) when it is null. */
   markFailed(id: string, error: string, retryAt: number | null): Promise<void>;
   listForRule(ruleId: string, limit: number): Promise<AlertDelivery[]>;

@@ -38,7 +38,14 @@ export function startAlertJobs(options: {
   let again = false;
   let expiredAt = 0;
 
+  // SQLite: one process owns the file, so a lease found at start is a killed process's; give its rows back now.
+  let started: Promise<void> | null = storage.engine === "sqlite" ? storage.alerts.outbox.releaseLeases().catch(options.onError) : null;
+
   async function round(): Promise<void> {
+    if (started) {
+      await started;
+      started = null;
+    }
     // A full batch means more is waiting: go on at once rather than a whole interval later.
     for (;;) {
       const looked = await storage.alerts.feed.evaluate(EVALUATE_BATCH, (entries) => decide(storage, options.publicUrl(), entries, Date.now()));

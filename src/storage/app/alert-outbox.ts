@@ -85,6 +85,10 @@ export function appAlertFeed(dialect: AppDialect): AlertFeedRepo {
       }
       return { count, users };
     },
+    async pending() {
+      const row = await db.selectFrom("alert_issue_feed").select((eb) => eb.fn.countAll<number>().as("n")).where("evaluated", "=", 0).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
     async expire(before) {
       const result = await db.deleteFrom("alert_issue_feed").where("evaluated", "=", 1).where("committed", "<", before).executeTakeFirst();
       return Number(result.numDeletedRows);
@@ -113,6 +117,9 @@ export function appAlertOutbox(dialect: AppDialect): AlertOutboxRepo {
     },
     async markSent(id, now) {
       await db.updateTable("alert_deliveries").set({ status: "sent", date_sent: now, lease_until: null, last_error: null }).where("id", "=", rowIdOf(id)).execute();
+    },
+    async releaseLeases() {
+      await db.updateTable("alert_deliveries").set({ lease_until: null }).where("status", "=", "pending").where("lease_until", "is not", null).execute();
     },
     async markFailed(id, error, retryAt) {
       await db.updateTable("alert_deliveries")
