@@ -24,6 +24,8 @@
  * held up while the map is parsed?), then plain and bundle events in turn with the maps cached.
  * `--scrub-rules 0,20,20,0`: one row per entry, each with that many advanced data scrubbing rules on the
  * project (bench/scrub-rules.ts; default scrubbing is always on), alternated in the order given.
+ * `--alert-rules 0,20,20,0`: the same with that many issue alert rules (bench/alert-rules.ts; 0 also
+ * removes the default rule), each row also printing how many webhooks the rules sent.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -38,6 +40,7 @@ import { parseArgs } from "node:util";
 import { makeTemplate, median, openConnections, paceWarning, percentile, ratesBySlice, runLoad, SLICE_SECONDS, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
 import { MAX_SCRUB_RULES, putScrubRules } from "./scrub-rules";
+import { MAX_ALERT_RULES, putAlertRules, startHookSink } from "./alert-rules";
 import { probeFsync, SLOW_FSYNC_MS } from "./disk";
 import { buildBundle, type BuiltBundle } from "./sourcemaps/bundle";
 import { alternate, bundleEventTemplates, namedPositions } from "./sourcemaps/events";
@@ -68,6 +71,7 @@ const { values: args } = parseArgs({
     probes: { type: "string", default: "3" },
     "map-mb": { type: "string", default: "5" },
     "scrub-rules": { type: "string", default: "0" },
+    "alert-rules": { type: "string" },
   },
 });
 const DATABASE_URL =
@@ -364,6 +368,7 @@ async function runPeriscope(
   baselineRate: number,
   templatesFor: (publicKey: string) => Template[],
   scrubRules = 0,
+  alertRules: number | null = null,
 ) {
   const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
   try {
@@ -379,6 +384,8 @@ async function runPeriscope(
     const idleRss = statusMb(periscope.child.pid!, "VmRSS");
     const dsn = new URL(periscope.match[1]!);
     await putScrubRules(target.env, dsn.pathname.replace(/^\//, ""), scrubRules);
+    const hooks = alertRules === null ? null : await startHookSink();
+    if (hooks && alertRules !== null) await putAlertRules(target.env, dsn.pathname.replace(/^\//, ""), alertRules, hooks.url);
     const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
     // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
     const rate = args.rate ? Number(args.rate) : undefined;
@@ -386,6 +393,8 @@ async function runPeriscope(
     const rss = peakRssMb(periscope.child.pid!);
     await stop(periscope.child);
     const { stored, issues, missing } = await target.verify(result.acceptedIds);
+    const alertLine = hooks && alertRules !== null ? [`${name}: ${alertRules} alert rules: ${hooks.count()} webhooks sent; ${await alertBacklog(target.env)} feed entries left unevaluated at the stop`] : [];
+    await hooks?.close();
     if (missing > 0) process.exitCode = 1;
     // Requests against requests (the bare server reads whole envelopes too), and the issue's figure:
     // durable error events against the bare server's requests. They differ only in the realistic mix.
@@ -399,6 +408,7 @@ async function runPeriscope(
         `${name}: ratio acknowledged requests/s ÷ bare node:http req/s ${requestRatio.toFixed(3)}, durable events/s ÷ bare req/s ${eventRatio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
         `${name}: server CPU by thread, % of one core: ${[...result.threadCpuPercent].map(([thread, percent]) => `${thread} ${Math.round(percent)}`).join(", ")}`,
         `${name}: ${slicesLine(result)}`,
+        ...alertLine,
         ...(paced === null ? [] : [`${name}: ${paced}`]),
       ],
       requestsPerSecond: result.accepted / result.seconds,
@@ -406,6 +416,18 @@ async function runPeriscope(
     };
   } finally {
     await target.cleanup();
+  }
+}
+
+/** Feed entries the server's alert job had not evaluated when it stopped (it keeps up when this stays small). */
+async function alertBacklog(env: Record<string, string>): Promise<number> {
+  const { createStorage } = await import("../src/storage");
+  const { loadConfig } = await import("../src/config");
+  const storage = await createStorage(loadConfig({ ...process.env, ...env }));
+  try {
+    return await storage.alerts.feed.pending();
+  } finally {
+    await storage.close();
   }
 }
 
@@ -572,6 +594,10 @@ async function main() {
   if (ruleCounts.some((count) => !Number.isInteger(count) || count < 0 || count > MAX_SCRUB_RULES)) {
     throw new Error(`--scrub-rules takes a comma-separated list of rule counts from 0 to ${MAX_SCRUB_RULES}, not "${args["scrub-rules"]}"`);
   }
+  const alertCounts = args["alert-rules"] === undefined ? null : args["alert-rules"].split(",").map((count) => Number(count.trim()));
+  if (alertCounts?.some((count) => !Number.isInteger(count) || count < 0 || count > MAX_ALERT_RULES)) {
+    throw new Error(`--alert-rules takes a comma-separated list of rule counts from 0 to ${MAX_ALERT_RULES}, not "${args["alert-rules"]}"`);
+  }
   for (const [engine, mode] of selected.flatMap((engine) => modes.map((mode) => [engine, mode] as const))) {
     const name = modes.length > 1 ? `${engine}, ${mode}` : engine;
     if (sourceMaps) {
@@ -582,15 +608,17 @@ async function main() {
     }
     if (!compareRoot) {
       const byCount = new Map<number, number[]>();
-      for (const count of ruleCounts) {
-        const label = ruleCounts.length > 1 ? `${name}, ${count} scrub rules` : name;
-        const run = await runPeriscope(engine, mode, root, label, baselineRate, templatesFor, count);
+      // --alert-rules replaces the scrub-rule series: one kind of rule per run.
+      const kind = alertCounts ? "alert" : "scrub";
+      for (const count of alertCounts ?? ruleCounts) {
+        const label = (alertCounts ?? ruleCounts).length > 1 ? `${name}, ${count} ${kind} rules` : name;
+        const run = await runPeriscope(engine, mode, root, label, baselineRate, templatesFor, alertCounts ? 0 : count, alertCounts ? count : null);
         rows.push(run.row);
         summaries.push(...run.summary);
         byCount.set(count, [...(byCount.get(count) ?? []), run.requestsPerSecond]);
       }
       if (byCount.size > 1) {
-        summaries.push(`${name}: acknowledged requests/s by scrub rules: ${[...byCount].map(([count, rates]) => `${count} rules ${rates.map((rate) => Math.round(rate)).join(", ")} (median ${Math.round(median(rates))})`).join("; ")}`);
+        summaries.push(`${name}: acknowledged requests/s by ${kind} rules: ${[...byCount].map(([count, rates]) => `${count} rules ${rates.map((rate) => Math.round(rate)).join(", ")} (median ${Math.round(median(rates))})`).join("; ")}`);
       }
       continue;
     }

@@ -45,8 +45,10 @@ export interface AlertFeedRepo {
    * resolves with the entries looked at, or null when another process holds the pass.
    */
   evaluate(limit: number, decide: (entries: IssueFeedEntry[]) => Promise<EvaluationOutcome>): Promise<number | null>;
-  /** Events and distinct users of the issue committed in [since, upToId] (frequency conditions). */
-  window(issueId: string, since: number, upToId: string): Promise<{ count: number; users: Set<string> }>;
+  /** Events of the issue in entries committed since `since`, up to entry `upToId` (frequency conditions). */
+  windowCount(issueId: string, since: number, upToId: string): Promise<number>;
+  /** Distinct users of the same entries. */
+  windowUsers(issueId: string, since: number, upToId: string): Promise<Set<string>>;
   /** Entries not evaluated yet (the job's backlog). */
   pending(): Promise<number>;
   /** Drops evaluated entries committed before `before`. */

@@ -12,6 +12,7 @@ import { recipientsOf } from "./recipients";
 
 const MINUTE_MS = 60_000;
 
+
 /** Reads shared by every entry of a pass, each done once. */
 class PassReads {
   private readonly projects = new Map<string, Promise<{ project: Project; organization: Organization } | null>>();
@@ -42,6 +43,19 @@ class PassReads {
   }
 }
 
+/** What a pass reads once per issue, however many of its entries the pass holds. */
+interface IssueState {
+  issue: Issue;
+  snoozed: boolean;
+  /** When each rule last fired per condition, including firings earlier in this pass. */
+  fired: Map<string, number>;
+  /** The issue's entries of this pass seen so far, in feed order (window sums add them up). */
+  entries: IssueFeedEntry[];
+  /** Window length → the sum up to entries[index] (one query per window per issue per pass). */
+  counts: Map<number, { index: number; total: number }>;
+  users: Map<number, { index: number; users: Set<string> }>;
+}
+
 export async function decide(storage: Storage, publicUrl: string, entries: IssueFeedEntry[], now: number): Promise<EvaluationOutcome> {
   const outcome: EvaluationOutcome = { fired: [], deliveries: [] };
   const rules = await storage.alerts.rules.activeFor([...new Set(entries.map((entry) => entry.projectId))]);
@@ -49,32 +63,39 @@ export async function decide(storage: Storage, publicUrl: string, entries: Issue
   const rulesOf = new Map<string, AlertRule[]>();
   for (const rule of rules) rulesOf.set(rule.projectId, [...(rulesOf.get(rule.projectId) ?? []), rule]);
   const reads = new PassReads(storage);
-  // When each (rule, issue) last fired, including firings earlier in this pass.
-  const lastFired = new Map<string, Map<string, number>>();
+  const issues = new Map<string, IssueState | null>();
 
   for (const entry of entries) {
     const projectRules = rulesOf.get(entry.projectId);
     if (!projectRules) continue;
     const where = await reads.project(entry.projectId);
-    const issue = await storage.issues.getById(entry.issueId);
-    if (!where || !issue) continue;
-    const snoozedUntil = await storage.alerts.settings.snoozedUntil(issue.id);
-    if (snoozedUntil !== null && snoozedUntil > now) continue;
-    let fired = lastFired.get(issue.id);
-    if (!fired) {
-      fired = await storage.alerts.rules.lastFired(issue.id, projectRules.map((rule) => rule.id));
-      lastFired.set(issue.id, fired);
+    if (!where) continue;
+    let state = issues.get(entry.issueId);
+    if (state === undefined) {
+      const issue = await storage.issues.getById(entry.issueId);
+      const snoozedUntil = issue ? await storage.alerts.settings.snoozedUntil(issue.id) : null;
+      state = issue
+        ? {
+            issue, snoozed: snoozedUntil !== null && snoozedUntil > now, entries: [], counts: new Map(), users: new Map(),
+            fired: await storage.alerts.rules.lastFired(issue.id, projectRules.map((rule) => rule.id)),
+          }
+        : null;
+      issues.set(entry.issueId, state);
     }
-    const facts = factsOf(storage, reads, where.project, issue, entry);
+    if (!state) continue;
+    state.entries.push(entry);
+    if (state.snoozed) continue;
+    const { issue, fired } = state;
+    const facts = factsOf(storage, reads, where.project, state, entry);
     for (const rule of projectRules) {
       // The action interval runs per condition: repeats of one trigger wait it out, a different one
       // (a regression after the new-issue alert) is heard at once.
-      const inInterval = (condition: string) => {
+      const resting = (condition: string) => {
         const previous = fired.get(`${rule.id}:${condition}`);
         return previous !== undefined && entry.committed - previous < rule.frequency * MINUTE_MS;
       };
-      const held = await heldConditions(rule, entry, facts);
-      const trigger = held.find((condition) => !inInterval(condition.id));
+      const held = await heldConditions(rule, entry, facts, resting);
+      const trigger = held[0];
       if (!trigger) continue;
       for (const condition of held) {
         fired.set(`${rule.id}:${condition.id}`, entry.committed);
@@ -93,18 +114,39 @@ export async function decide(storage: Storage, publicUrl: string, entries: Issue
   return outcome;
 }
 
-function factsOf(storage: Storage, reads: PassReads, project: Project, issue: Issue, entry: IssueFeedEntry): MatchFacts {
-  const windows = new Map<number, Promise<{ count: number; users: Set<string> }>>();
+/**
+ * The facts of one entry. A window is summed in the database once per issue per pass, at the first
+ * entry that asks; later entries of the same issue add their own counts to it (the few rows that
+ * leave the window within one pass, seconds long, are not taken off).
+ */
+function factsOf(storage: Storage, reads: PassReads, project: Project, state: IssueState, entry: IssueFeedEntry): MatchFacts {
+  const index = state.entries.length - 1;
   return {
-    issue,
+    issue: state.issue,
     latestRelease: () => reads.latestRelease(project),
-    window(ms) {
-      let found = windows.get(ms);
-      if (!found) {
-        found = storage.alerts.feed.window(issue.id, entry.committed - ms, entry.id);
-        windows.set(ms, found);
+    async windowCount(ms) {
+      const known = state.counts.get(ms);
+      let total: number;
+      if (known) {
+        total = known.total;
+        for (let i = known.index + 1; i <= index; i++) total += state.entries[i]!.count;
+      } else {
+        total = await storage.alerts.feed.windowCount(state.issue.id, entry.committed - ms, entry.id);
       }
-      return found;
+      state.counts.set(ms, { index, total });
+      return total;
+    },
+    async windowUsers(ms) {
+      const known = state.users.get(ms);
+      let users: Set<string>;
+      if (known) {
+        users = known.users;
+        for (let i = known.index + 1; i <= index; i++) for (const user of state.entries[i]!.users) users.add(user);
+      } else {
+        users = await storage.alerts.feed.windowUsers(state.issue.id, entry.committed - ms, entry.id);
+      }
+      state.users.set(ms, { index, users });
+      return users;
     },
   };
 }

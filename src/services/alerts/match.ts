@@ -14,8 +14,10 @@ export interface MatchFacts {
   issue: Issue;
   /** The project's latest release (newest by creation), or null. */
   latestRelease(): Promise<string | null>;
-  /** Events and distinct users of the issue in a window ending at this entry, by window length (ms). */
-  window(ms: number): Promise<{ count: number; users: Set<string> }>;
+  /** Events of the issue in a window ending at this entry, by window length (ms). */
+  windowCount(ms: number): Promise<number>;
+  /** Distinct users of the issue in that window. */
+  windowUsers(ms: number): Promise<Set<string>>;
 }
 
 /** Why a condition held, in words for the message; null when it did not. */
@@ -33,12 +35,15 @@ async function conditionHolds(condition: AlertCondition, entry: IssueFeedEntry, 
       const latest = await facts.latestRelease();
       return facts.issue.firstRelease === latest ? `New issue in the latest release ${latest}` : null;
     }
+    // An issue seen N times or fewer in all can have no window above N: no query for most issues.
     case EVENT_FREQUENCY: {
-      const { count } = await facts.window(FREQUENCY_INTERVALS[condition.interval]);
+      if (facts.issue.count <= condition.value) return null;
+      const count = await facts.windowCount(FREQUENCY_INTERVALS[condition.interval]);
       return count > condition.value ? `Seen more than ${condition.value} times in ${condition.interval}` : null;
     }
     case UNIQUE_USER_FREQUENCY: {
-      const { users } = await facts.window(FREQUENCY_INTERVALS[condition.interval]);
+      if (facts.issue.userCount <= condition.value) return null;
+      const users = await facts.windowUsers(FREQUENCY_INTERVALS[condition.interval]);
       return users.size > condition.value ? `Seen by more than ${condition.value} users in ${condition.interval}` : null;
     }
   }
@@ -92,15 +97,21 @@ export interface HeldCondition {
   reason: string;
 }
 
-/** The rule's conditions that hold for this entry; empty when the rule does not fire (filters, environment, "all"). */
-export async function heldConditions(rule: AlertRule, entry: IssueFeedEntry, facts: MatchFacts): Promise<HeldCondition[]> {
+/**
+ * The rule's conditions that hold for this entry; empty when the rule does not fire (filters,
+ * environment, "all"). Conditions `resting` says are within their action interval are not
+ * evaluated (with "all", the rule then rests as a whole: it fired for all of them together).
+ */
+export async function heldConditions(rule: AlertRule, entry: IssueFeedEntry, facts: MatchFacts, resting: (conditionId: string) => boolean): Promise<HeldCondition[]> {
+  const awake = rule.conditions.filter((condition) => !resting(condition.id));
+  if (awake.length === 0 || (rule.actionMatch === "all" && awake.length < rule.conditions.length)) return [];
   if (rule.environment !== null && !entry.tags.some(([key, value]) => key === "environment" && value === rule.environment)) return [];
   if (rule.filters.length > 0) {
     const held = rule.filters.map((filter) => filterHolds(filter, entry, facts.issue));
     if (rule.filterMatch === "all" ? held.includes(false) : !held.includes(true)) return [];
   }
   const held: HeldCondition[] = [];
-  for (const condition of rule.conditions) {
+  for (const condition of awake) {
     const reason = await conditionHolds(condition, entry, facts);
     if (reason !== null) held.push({ id: condition.id, reason });
     else if (rule.actionMatch === "all") return [];

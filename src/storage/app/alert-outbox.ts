@@ -74,16 +74,17 @@ export function appAlertFeed(dialect: AppDialect): AlertFeedRepo {
         return { result: rows.length, statements };
       });
     },
-    async window(issueId, since, upToId) {
-      const rows = await db.selectFrom("alert_issue_feed").select(["count", "users"])
+    async windowCount(issueId, since, upToId) {
+      const row = await db.selectFrom("alert_issue_feed").select((eb) => eb.fn.sum<number>("count").as("n"))
+        .where("issue_id", "=", rowIdOf(issueId)).where("committed", ">=", since).where("id", "<=", rowIdOf(upToId)).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    async windowUsers(issueId, since, upToId) {
+      const rows = await db.selectFrom("alert_issue_feed").select("users")
         .where("issue_id", "=", rowIdOf(issueId)).where("committed", ">=", since).where("id", "<=", rowIdOf(upToId)).execute();
-      let count = 0;
       const users = new Set<string>();
-      for (const row of rows) {
-        count += Number(row.count);
-        for (const user of JSON.parse(row.users) as string[]) users.add(user);
-      }
-      return { count, users };
+      for (const row of rows) for (const user of JSON.parse(row.users) as string[]) users.add(user);
+      return users;
     },
     async pending() {
       const row = await db.selectFrom("alert_issue_feed").select((eb) => eb.fn.countAll<number>().as("n")).where("evaluated", "=", 0).executeTakeFirst();
