@@ -15,7 +15,7 @@ import { createStorage } from "../src/storage";
 
 export const MAX_ALERT_RULES = 100;
 
-function ruleOf(index: number, hook: string): AlertRuleFields {
+export function benchRule(index: number, hook: string): AlertRuleFields {
   const base: Omit<AlertRuleFields, "name" | "conditions" | "filters"> = { actionMatch: "any", filterMatch: "all", environment: null, frequency: 30, actions: [{ id: WEBHOOK_ACTION, url: hook, format: "json" }] };
   switch (index % 10) {
     case 0:
@@ -59,7 +59,7 @@ export async function putAlertRules(env: Record<string, string>, projectId: stri
   const storage = await createStorage(loadConfig({ ...process.env, ...env }));
   try {
     for (const rule of await storage.alerts.rules.list(projectId)) await storage.alerts.rules.remove(projectId, rule.id);
-    for (let i = 0; i < count; i++) await storage.alerts.rules.create(projectId, ruleOf(i, hook), { signingSecret: "bench", createdBy: null, now: Date.now() });
+    for (let i = 0; i < count; i++) await storage.alerts.rules.create(projectId, benchRule(i, hook), { signingSecret: "bench", createdBy: null, now: Date.now() });
   } finally {
     await storage.close();
   }
