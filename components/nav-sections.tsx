@@ -28,6 +28,13 @@ export const NAV_SECTIONS = [
     href: (organization, project) => `/organizations/${organization.slug}/releases${projectQuery(project)}`,
     icon: <path d="M4 7.5 12 3l8 4.5v9L12 21l-8-4.5v-9Zm0 0 8 4.5m0 0 8-4.5M12 12v9" />,
   },
+  // Alerts (issue 34): the selected project's alert rules.
+  {
+    id: "alerts",
+    label: "Alerts",
+    href: (organization, project) => `/organizations/${organization.slug}/alerts${project ? `/${project.slug}` : ""}`,
+    icon: <path d="M6 16V11a6 6 0 1 1 12 0v5l1.5 2h-15L6 16Zm4 4h4" />,
+  },
   {
     id: "stats",
     label: "Stats",

@@ -52,3 +52,12 @@ export async function unsnoozeIssueAlerts(storage: Storage, issue: Issue): Promi
 export function alertsSnoozedUntil(storage: Storage, issue: Issue): Promise<number | null> {
   return storage.alerts.settings.snoozedUntil(issue.id);
 }
+
+/** Personal notification settings: whether this user gets alert email for the project (on unless turned off). */
+export async function emailOnFor(storage: Storage, userId: string, project: Project): Promise<boolean> {
+  return !(await storage.alerts.settings.emailOff(userId)).has(project.id);
+}
+
+export async function setEmailFor(storage: Storage, userId: string, project: Project, on: boolean): Promise<void> {
+  await storage.alerts.settings.setEmail(userId, project.id, on);
+}
