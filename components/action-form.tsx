@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, type ReactNode } from "react";
+import { startTransition, useActionState, type FormEvent, type ReactNode } from "react";
 import { IDLE, type ActionState } from "@/app/_lib/action-state";
 import { CopyButton } from "./copy-button";
 
@@ -15,16 +15,27 @@ export function ActionForm({
   className = "",
   secretLabel = "Copy it now: it will not be shown again.",
   testId,
+  keepValues = false,
 }: {
   action: (state: ActionState, form: FormData) => Promise<ActionState>;
   children: ReactNode;
   className?: string;
   secretLabel?: string;
   testId?: string;
+  /**
+   * Keep what was typed after the action answers (React resets a form whose `action` ran): for long
+   * forms such as the alert rule editor, where a refusal must not cost the person their input.
+   */
+  keepValues?: boolean;
 }) {
   const [state, formAction] = useActionState(action, IDLE);
+  const submitKeepingValues = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    startTransition(() => formAction(data));
+  };
   return (
-    <form action={formAction} className={className} data-testid={testId}>
+    <form action={keepValues ? undefined : formAction} onSubmit={keepValues ? submitKeepingValues : undefined} className={className} data-testid={testId}>
       {children}
       {state.error ? (
         <p role="alert" className="mt-2 w-full rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-200">

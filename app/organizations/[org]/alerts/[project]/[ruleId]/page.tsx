@@ -115,7 +115,7 @@ function RuleEditor({
   isNew: boolean;
 }) {
   return (
-    <ActionForm action={action} className="space-y-5" testId="rule-editor">
+    <ActionForm action={action} className="space-y-5" testId="rule-editor" keepValues>
       <Field label="Name">
         <input name="name" defaultValue={values.name} required maxLength={256} disabled={disabled} className={`${inputClass} w-full`} />
       </Field>
