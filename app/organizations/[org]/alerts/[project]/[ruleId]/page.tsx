@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { ActionForm } from "@/components/action-form";
+import { appErrorOf } from "@/components/app-error";
 import { AppShell } from "@/components/app-shell";
 import { formatAbsolute } from "@/components/format";
 import { SubmitButton } from "@/components/submit-button";
@@ -31,7 +32,8 @@ export default async function AlertRulePage({ params }: Props) {
   const { storage } = getRuntime();
   const slug = workspace.organization.slug;
   const base = `/organizations/${slug}/alerts/${project.slug}`;
-  const rule: AlertRule | null = ruleId === "new" ? null : await getRule(storage, project, ruleId).catch(() => notFound());
+  const rule: AlertRule | null =
+    ruleId === "new" ? null : await getRule(storage, project, ruleId).catch((error: unknown) => (appErrorOf(error)?.code === "not_found" ? notFound() : Promise.reject(error)));
   const canWrite = hasScope(workspace.access, "project:write");
   const teams = await listTeams(storage, workspace.access);
   const log = rule ? await deliveryLog(storage, rule) : [];
