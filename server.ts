@@ -41,6 +41,7 @@ import { newSecret } from "./src/auth/secrets";
 import { CLIENT_IP_HEADER, clientIpOf } from "./src/ingest/client-ip";
 import { createStorage } from "./src/storage";
 import { startSymbolicator } from "./src/symbolication";
+import { startAlertJobs } from "./src/services/alerts/jobs";
 import { databaseLabel } from "./src/database-label";
 import { answerHealth, answerNotReady, databaseCheck, isHealthRequest, type ServerPhase } from "./src/http/readiness";
 
@@ -199,6 +200,11 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const port = (server.address() as AddressInfo).port;
   const url = publicUrlOf(config, port);
   publicUrl = url;
+  // Alerts (issue 34): rule evaluation and delivery, off the ingest path.
+  const alerts = startAlertJobs({
+    storage, config: config.alerts, publicUrl: () => url, logger,
+    onError: (error) => void captureServerException(error, { mechanism: "alerts.job" }),
+  });
   setRuntime({
     config,
     storage,
@@ -210,6 +216,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     setupToken,
     monitoring: monitoringSetup(config, { organization: defaults.organization, ...monitoringProject }, url, release),
     captureServerException,
+    kickAlerts: () => alerts.kick(),
   });
   logger.info(`Listening at ${url}; preparing the UI (pages answer 503 until it is ready)`);
 
@@ -226,6 +233,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       if (direct.refusedConnections > 0) logger.info(`Connections closed for MAX_CONNECTIONS_PER_ADDRESS: ${direct.refusedConnections}`);
       await monitorDetection.stop();
       await sink.close();
+      await alerts.stop();
       await symbolication?.close();
       // After a failed prepare there may be nothing of Next's to close, and its error was reported already.
       await (ui === "failed" ? app.close().catch(() => undefined) : app.close());

@@ -26,6 +26,8 @@
  * project (bench/scrub-rules.ts; default scrubbing is always on), alternated in the order given.
  * `--quotas none,on,on,none`: likewise one row per entry, with or without quotas on the project and
  * its organisation (bench/quotas.ts); with `--compare`, the first entry applies to both builds.
+ * `--alert-rules 0,20,20,0`: the same with that many issue alert rules (bench/alert-rules.ts; 0 also
+ * removes the default rule), each row also printing how many webhooks the rules sent.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -41,6 +43,7 @@ import { makeTemplate, median, openConnections, paceWarning, percentile, ratesBy
 import { realisticMix } from "./mix";
 import { MAX_SCRUB_RULES, putScrubRules } from "./scrub-rules";
 import { putBenchQuotas, QUOTA_VARIANTS, type QuotaVariant } from "./quotas";
+import { MAX_ALERT_RULES, putAlertRules, startHookSink } from "./alert-rules";
 import { probeFsync, SLOW_FSYNC_MS } from "./disk";
 import { buildBundle, type BuiltBundle } from "./sourcemaps/bundle";
 import { alternate, bundleEventTemplates, namedPositions } from "./sourcemaps/events";
@@ -72,6 +75,7 @@ const { values: args } = parseArgs({
     "map-mb": { type: "string", default: "5" },
     "scrub-rules": { type: "string", default: "0" },
     quotas: { type: "string", default: "none" },
+    "alert-rules": { type: "string" },
   },
 });
 const DATABASE_URL =
@@ -369,6 +373,7 @@ async function runPeriscope(
   templatesFor: (publicKey: string) => Template[],
   scrubRules = 0,
   quotas: QuotaVariant = "none",
+  alertRules: number | null = null,
 ) {
   const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
   try {
@@ -385,6 +390,8 @@ async function runPeriscope(
     const dsn = new URL(periscope.match[1]!);
     await putScrubRules(target.env, dsn.pathname.replace(/^\//, ""), scrubRules);
     await putBenchQuotas(target.env, dsn.pathname.replace(/^\//, ""), quotas);
+    const hooks = alertRules === null ? null : await startHookSink();
+    if (hooks && alertRules !== null) await putAlertRules(target.env, dsn.pathname.replace(/^\//, ""), alertRules, hooks.url);
     const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
     // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
     const rate = args.rate ? Number(args.rate) : undefined;
@@ -392,6 +399,8 @@ async function runPeriscope(
     const rss = peakRssMb(periscope.child.pid!);
     await stop(periscope.child);
     const { stored, issues, missing } = await target.verify(result.acceptedIds);
+    const alertLine = hooks && alertRules !== null ? [`${name}: ${alertRules} alert rules: ${hooks.count()} webhooks sent; ${await alertBacklog(target.env)} feed entries left unevaluated at the stop`] : [];
+    await hooks?.close();
     if (missing > 0) process.exitCode = 1;
     // Requests against requests (the bare server reads whole envelopes too), and the issue's figure:
     // durable error events against the bare server's requests. They differ only in the realistic mix.
@@ -405,6 +414,7 @@ async function runPeriscope(
         `${name}: ratio acknowledged requests/s ÷ bare node:http req/s ${requestRatio.toFixed(3)}, durable events/s ÷ bare req/s ${eventRatio.toFixed(3)}; acknowledged ${result.accepted} requests (${result.acceptedIds.length} events) after warm-up; the database holds ${stored} events in ${issues} issues (warm-up included); acknowledged but missing: ${missing}`,
         `${name}: server CPU by thread, % of one core: ${[...result.threadCpuPercent].map(([thread, percent]) => `${thread} ${Math.round(percent)}`).join(", ")}`,
         `${name}: ${slicesLine(result)}`,
+        ...alertLine,
         ...(paced === null ? [] : [`${name}: ${paced}`]),
       ],
       requestsPerSecond: result.accepted / result.seconds,
@@ -412,6 +422,18 @@ async function runPeriscope(
     };
   } finally {
     await target.cleanup();
+  }
+}
+
+/** Feed entries the server's alert job had not evaluated when it stopped (it keeps up when this stays small). */
+async function alertBacklog(env: Record<string, string>): Promise<number> {
+  const { createStorage } = await import("../src/storage");
+  const { loadConfig } = await import("../src/config");
+  const storage = await createStorage(loadConfig({ ...process.env, ...env }));
+  try {
+    return await storage.alerts.feed.pending();
+  } finally {
+    await storage.close();
   }
 }
 
@@ -582,6 +604,10 @@ async function main() {
   if (quotaVariants.some((variant) => !QUOTA_VARIANTS.includes(variant))) {
     throw new Error(`--quotas takes a comma-separated list of ${QUOTA_VARIANTS.join(" or ")}, not "${args.quotas}"`);
   }
+  const alertCounts = args["alert-rules"] === undefined ? null : args["alert-rules"].split(",").map((count) => Number(count.trim()));
+  if (alertCounts?.some((count) => !Number.isInteger(count) || count < 0 || count > MAX_ALERT_RULES)) {
+    throw new Error(`--alert-rules takes a comma-separated list of rule counts from 0 to ${MAX_ALERT_RULES}, not "${args["alert-rules"]}"`);
+  }
   for (const [engine, mode] of selected.flatMap((engine) => modes.map((mode) => [engine, mode] as const))) {
     const name = modes.length > 1 ? `${engine}, ${mode}` : engine;
     if (sourceMaps) {
@@ -611,15 +637,17 @@ async function main() {
     }
     if (!compareRoot) {
       const byCount = new Map<number, number[]>();
-      for (const count of ruleCounts) {
-        const label = ruleCounts.length > 1 ? `${name}, ${count} scrub rules` : name;
-        const run = await runPeriscope(engine, mode, root, label, baselineRate, templatesFor, count);
+      // --alert-rules replaces the scrub-rule series: one kind of rule per run.
+      const kind = alertCounts ? "alert" : "scrub";
+      for (const count of alertCounts ?? ruleCounts) {
+        const label = (alertCounts ?? ruleCounts).length > 1 ? `${name}, ${count} ${kind} rules` : name;
+        const run = await runPeriscope(engine, mode, root, label, baselineRate, templatesFor, alertCounts ? 0 : count, "none", alertCounts ? count : null);
         rows.push(run.row);
         summaries.push(...run.summary);
         byCount.set(count, [...(byCount.get(count) ?? []), run.requestsPerSecond]);
       }
       if (byCount.size > 1) {
-        summaries.push(`${name}: acknowledged requests/s by scrub rules: ${[...byCount].map(([count, rates]) => `${count} rules ${rates.map((rate) => Math.round(rate)).join(", ")} (median ${Math.round(median(rates))})`).join("; ")}`);
+        summaries.push(`${name}: acknowledged requests/s by ${kind} rules: ${[...byCount].map(([count, rates]) => `${count} rules ${rates.map((rate) => Math.round(rate)).join(", ")} (median ${Math.round(median(rates))})`).join("; ")}`);
       }
       continue;
     }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, type ReactNode } from "react";
+import { startTransition, useActionState, type FormEvent, type ReactNode } from "react";
 import { IDLE, type ActionState } from "@/app/_lib/action-state";
 import { CopyButton } from "./copy-button";
 
@@ -16,6 +16,7 @@ export function ActionForm({
   secretLabel = "Copy it now: it will not be shown again.",
   testId,
   id,
+  keepValues = false,
 }: {
   action: (state: ActionState, form: FormData) => Promise<ActionState>;
   children: ReactNode;
@@ -24,10 +25,20 @@ export function ActionForm({
   testId?: string;
   /** For controls elsewhere on the page that belong to this form (their `form` attribute). */
   id?: string;
+  /**
+   * Keep what was typed after the action answers (React resets a form whose `action` ran): for long
+   * forms such as the alert rule editor, where a refusal must not cost the person their input.
+   */
+  keepValues?: boolean;
 }) {
   const [state, formAction] = useActionState(action, IDLE);
+  const submitKeepingValues = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    startTransition(() => formAction(data));
+  };
   return (
-    <form action={formAction} className={className} data-testid={testId} id={id}>
+    <form action={keepValues ? undefined : formAction} onSubmit={keepValues ? submitKeepingValues : undefined} className={className} data-testid={testId} id={id}>
       {children}
       {state.error ? (
         <p role="alert" className="mt-2 w-full rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-200">

@@ -48,6 +48,13 @@ export const NAV_SECTIONS = [
     href: (organization, project) => `/organizations/${organization.slug}/feedback${projectQuery(project)}`,
     icon: <path d="M4 5h16v11H9l-5 4V5Zm4 5h8M8 13h5" />,
   },
+  // Alerts (issue 34): the selected project's alert rules.
+  {
+    id: "alerts",
+    label: "Alerts",
+    href: (organization, project) => `/organizations/${organization.slug}/alerts${project ? `/${project.slug}` : ""}`,
+    icon: <path d="M6 16V11a6 6 0 1 1 12 0v5l1.5 2h-15L6 16Zm4 4h4" />,
+  },
   {
     id: "stats",
     label: "Stats",

@@ -68,6 +68,17 @@ const schema = z.object({
   TRUST_PROXY: z.enum(["true", "false", "1", "0"]).default("false"),
   PERISCOPE_ADMIN_EMAIL: z.string().email("must be an email address").optional(),
   PERISCOPE_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").max(256).optional(),
+  // Alerts (issue 34; docs/alerts.md): the SMTP server emails go through, and the background job.
+  SMTP_HOST: z.string().min(1).optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  SMTP_TLS: z.enum(["starttls", "implicit", "off"]).default("starttls"),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  SMTP_FROM: z.string().min(3).max(320).optional(),
+  ALERTS_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  ALERTS_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  ALERTS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  ALERTS_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 });
 
 export interface Config {
@@ -145,6 +156,20 @@ export interface Config {
     /** Creates the owner at first start instead of the setup page (automation). */
     bootstrapAdmin: { email: string; password: string } | null;
   };
+  // Alerts (issue 34).
+  alerts: AlertsConfig;
+}
+
+export interface AlertsConfig {
+  /** How often the background job looks at the issue feed and the outbox. */
+  intervalMs: number;
+  /** The first retry waits this long; each later one twice as long as the one before, up to an hour. */
+  retryBaseMs: number;
+  /** Attempts per message before it is given up on (status failed). */
+  maxAttempts: number;
+  webhookTimeoutMs: number;
+  /** null: SMTP_HOST is not set, so email deliveries fail with that reason. */
+  smtp: { host: string; port: number; tls: "starttls" | "implicit" | "off"; user: string | null; password: string | null; from: string } | null;
 }
 
 /**
@@ -202,6 +227,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (totalBuffers < perAddressBuffers) problems.push(`MAX_BUFFERED_BYTES: must be at least MAX_BUFFERED_BYTES_PER_ADDRESS (${perAddressBuffers})`);
   const ingest = ingestTopology(c, problems);
+  if (c.SMTP_HOST && !c.SMTP_FROM) problems.push("SMTP_FROM: required when SMTP_HOST is set (the sender address of alert emails)");
+  if (Boolean(c.SMTP_USER) !== Boolean(c.SMTP_PASSWORD)) problems.push("SMTP_USER and SMTP_PASSWORD: set both or neither");
   if (problems.length > 0) throw new ConfigError(problems);
   // Where the commit does not block the thread that gathers batches (the commit thread), batches
   // gather while the previous commit runs and no timer is needed; where it does, a 2 ms wait gathers
@@ -254,6 +281,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       bootstrapAdmin:
         c.PERISCOPE_ADMIN_EMAIL && c.PERISCOPE_ADMIN_PASSWORD
           ? { email: c.PERISCOPE_ADMIN_EMAIL.toLowerCase(), password: c.PERISCOPE_ADMIN_PASSWORD }
+          : null,
+    },
+    alerts: {
+      intervalMs: c.ALERTS_INTERVAL_MS,
+      retryBaseMs: c.ALERTS_RETRY_BASE_MS,
+      maxAttempts: c.ALERTS_MAX_ATTEMPTS,
+      webhookTimeoutMs: c.ALERTS_WEBHOOK_TIMEOUT_MS,
+      smtp:
+        c.SMTP_HOST && c.SMTP_FROM
+          ? {
+              host: c.SMTP_HOST,
+              port: c.SMTP_PORT ?? (c.SMTP_TLS === "implicit" ? 465 : 587),
+              tls: c.SMTP_TLS,
+              user: c.SMTP_USER ?? null,
+              password: c.SMTP_PASSWORD ?? null,
+              from: c.SMTP_FROM,
+            }
           : null,
     },
   };

@@ -26,6 +26,8 @@ export interface Runtime {
   setupToken: string;
   /** Records a server-side exception in self-monitoring; resolves to the event id when stored. */
   captureServerException: CaptureServerException;
+  // Alerts (issue 34): runs the alert job now (a test notification was queued).
+  kickAlerts(): void;
 }
 
 const RUNTIME = Symbol.for("periscope.runtime");

@@ -67,6 +67,13 @@ const TABLES: TableCopy[] = [
   { table: "artifact_bundle_projects", orderBy: "bundle_id, project_id" },
   { table: "artifact_bundle_files", orderBy: "bundle_id, url" },
   { table: "release_files", orderBy: "id" },
+  // Alerts (issue 34): rules, firing state, the outbox and settings; the feed so no pending trigger is lost.
+  { table: "alert_rules", orderBy: "id" },
+  { table: "alert_rule_issues", orderBy: "rule_id, issue_id, condition" },
+  { table: "alert_deliveries", orderBy: "id" },
+  { table: "alert_issue_snoozes", orderBy: "issue_id" },
+  { table: "alert_user_settings", orderBy: "user_id, project_id" },
+  { table: "alert_issue_feed", orderBy: "id" },
   { table: "issues", orderBy: "id" },
   { table: "issue_users", orderBy: "issue_id, user_key" },
   { table: "issue_hourly", orderBy: "issue_id, hour" },
@@ -88,6 +95,8 @@ const TABLES: TableCopy[] = [
 const IDENTITY_TABLES = [
   "organizations", "projects", "project_keys", "issues", "users", "login_sessions", "api_tokens", "members", "teams", "invites", "audit_log",
   "releases", "repositories", "deploys", "artifact_bundles", "release_files",
+  // Alerts (issue 34).
+  "alert_rules", "alert_deliveries", "alert_issue_feed",
 ];
 
 /** Every artifact byte the rows name: SQLite keeps them as files (DATA_DIR/blobs), PostgreSQL in artifact_blobs. */

@@ -14,3 +14,4 @@ export * from "./privacy";
 export * from "./monitors";
 export * from "./feedback";
 export * from "./quotas";
+export * from "./alerts";

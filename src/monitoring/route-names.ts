@@ -84,6 +84,16 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/quotas",
   "/api/0/organizations/:org/spike-protections",
   "/api/0/projects/:org/:project/quotas",
+  // Alerts (issue 34).
+  "/organizations/:org/alerts",
+  "/organizations/:org/alerts/:project",
+  "/organizations/:org/alerts/:project/:ruleId",
+  "/api/0/organizations/:org/issues/:issueId/alert-snooze",
+  "/api/0/projects/:org/:project/rules",
+  "/api/0/projects/:org/:project/rules/:ruleId",
+  "/api/0/projects/:org/:project/rules/:ruleId/deliveries",
+  "/api/0/projects/:org/:project/rules/:ruleId/snooze",
+  "/api/0/projects/:org/:project/rules/:ruleId/test",
 ] as const;
 
 const PATTERNS = ROUTE_PATTERNS.map((pattern) => pattern.split("/").slice(1));

@@ -34,6 +34,7 @@ import type {
   TagDistribution,
 } from "../model";
 import type { AccountStore } from "./accounts-types";
+import type { AlertStore } from "./alert-types";
 import type { ArtifactStore, ReleaseActivityRepo, ReleaseRepo } from "./release-types";
 import type { SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
 // Cron monitors and user feedback.
@@ -46,6 +47,7 @@ export * from "./accounts-types";
 export * from "./release-types";
 // Cron monitors and user feedback.
 export * from "./monitor-types";
+export * from "./alert-types";
 
 export interface OrganizationRepo {
   create(input: { slug: string; name: string }): Promise<Organization>;
@@ -255,6 +257,8 @@ export interface Storage {
   monitors: MonitorRepo;
   /** User feedback (feedback and user_report items). */
   feedback: FeedbackRepo;
+  // Alerts (issue 34): rules, the issue feed, the delivery outbox, snoozes and personal settings.
+  alerts: AlertStore;
   /**
    * Calls `listener` whenever a project or project key may have changed, in this process or — on a
    * shared database — in any other (PostgreSQL: LISTEN/NOTIFY, and after the listening connection

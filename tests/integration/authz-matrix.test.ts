@@ -183,6 +183,24 @@ const mergedPair = async (f: AuthzFixture): Promise<Record<string, string>> => {
   await server.withStorage((storage) => storage.issues.merge(pair.parent, [pair.child]));
   return { issueId: pair.parent, "?": `?id=${pair.childHash}` };
 };
+// Alerts (issue 34): alpha's default rule (every new project has one), and a rule only for a DELETE.
+const alphaRule = async (): Promise<Record<string, string>> => {
+  const ruleId = await server.withStorage(async (storage) => {
+    const project = (await storage.projects.getBySlug((await storage.organizations.getBySlug("default"))!.id, "alpha-app"))!;
+    return (await storage.alerts.rules.list(project.id))[0]!.id;
+  });
+  return { org: "default", project: "alpha-app", ruleId };
+};
+const ALERT_RULE_BODY = {
+  name: "matrix rule", conditions: [{ id: "sentry.rules.conditions.first_seen_event.FirstSeenEventCondition" }],
+  actions: [{ id: "periscope.rules.actions.WebhookAction", url: "http://127.0.0.1:9/hook", format: "json" }],
+};
+const throwawayRule = async (): Promise<Record<string, string>> => {
+  const answer = await request(server, fixture.ownerToken, "POST", "/api/0/projects/default/alpha-app/rules/", ALERT_RULE_BODY);
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  return { org: "default", project: "alpha-app", ruleId: (answer.body as { id: string }).id };
+};
+const ruleNames = (body: unknown) => (body as { name: string }[]).map((rule) => rule.name);
 const versions = (body: unknown) => (body as { version: string }[]).map((release) => release.version);
 const sha1Of = (text: string) => createHash("sha1").update(text).digest("hex");
 
@@ -498,6 +516,55 @@ const CASES: Record<RouteKey, RouteCase> = {
   "DELETE /api/0/projects/{org}/{project}/keys/{keyId}/": {
     success: 204, alphaBound: true, params: () => throwawayKey(),
     check: (answer) => assert.equal(answer.body, null),
+  },
+  // Alerts (issue 34).
+  "GET /api/0/projects/{org}/{project}/rules/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    check: (answer) => assert.equal(ruleNames(answer.body)[0], "Send a notification for new issues and regressions"),
+  },
+  "POST /api/0/projects/{org}/{project}/rules/": {
+    success: 201, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }), body: (n) => ({ ...ALERT_RULE_BODY, name: `matrix rule ${n}` }),
+    check: (answer) => assert.match((answer.body as { name: string }).name, /^matrix rule \d+$/),
+  },
+  "GET /api/0/projects/{org}/{project}/rules/{ruleId}/": {
+    success: 200, alphaBound: true, params: () => alphaRule(),
+    check: (answer) => assert.equal((answer.body as { name: string }).name, "Send a notification for new issues and regressions"),
+  },
+  "PUT /api/0/projects/{org}/{project}/rules/{ruleId}/": {
+    success: 200, alphaBound: true, params: () => throwawayRule(), body: (n) => ({ ...ALERT_RULE_BODY, name: `matrix rule renamed ${n}` }),
+    check: (answer) => assert.match((answer.body as { name: string }).name, /^matrix rule renamed \d+$/),
+  },
+  "DELETE /api/0/projects/{org}/{project}/rules/{ruleId}/": {
+    success: 202, alphaBound: true, params: () => throwawayRule(),
+    check: (answer) => assert.equal(answer.body, null),
+  },
+  "POST /api/0/projects/{org}/{project}/rules/{ruleId}/snooze/": {
+    success: 201, alphaBound: true, params: () => throwawayRule(),
+    check: (answer) => assert.equal((answer.body as { snooze: boolean }).snooze, true),
+  },
+  "DELETE /api/0/projects/{org}/{project}/rules/{ruleId}/snooze/": {
+    success: 200, alphaBound: true, params: () => throwawayRule(),
+    check: (answer) => assert.equal((answer.body as { snooze: boolean }).snooze, false),
+  },
+  "POST /api/0/projects/{org}/{project}/rules/{ruleId}/test/": {
+    success: 202, alphaBound: true, params: () => throwawayRule(),
+    check: (answer) => assert.deepStrictEqual(answer.body, { queued: [{ channel: "webhook", target: "http://127.0.0.1:9/hook" }] }),
+  },
+  "GET /api/0/projects/{org}/{project}/rules/{ruleId}/deliveries/": {
+    success: 200, alphaBound: true, params: () => throwawayRule(),
+    check: (answer) => assert.deepStrictEqual(answer.body, []),
+  },
+  "GET /api/0/organizations/{org}/issues/{issueId}/alert-snooze/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", issueId: f.alpha.issueId }),
+    check: (answer) => assert.ok("snoozedUntil" in (answer.body as object)),
+  },
+  "POST /api/0/organizations/{org}/issues/{issueId}/alert-snooze/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", issueId: f.alpha.issueId }), body: () => ({ minutes: 1 }),
+    check: (answer) => assert.match(String((answer.body as { snoozedUntil: string }).snoozedUntil), /^\d{4}-\d\d-\d\dT/),
+  },
+  "DELETE /api/0/organizations/{org}/issues/{issueId}/alert-snooze/": {
+    success: 200, alphaBound: true, params: (f) => ({ org: "default", issueId: f.alpha.issueId }),
+    check: (answer) => assert.deepStrictEqual(answer.body, { snoozedUntil: null }),
   },
   "GET /api/0/projects/{org}/{project}/filters/": {
     success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import pg from "pg";
 import { accountsContract } from "../contract/accounts-suite";
+import { alertsContract } from "../contract/alerts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
 import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
@@ -47,6 +48,7 @@ if (await postgresForTests("storage contract: postgres")) {
   privacyContract("postgres", postgres);
   // A second storage on the same schema stands for a second process.
   monitorContract("postgres", postgres, { second: (storage) => createPostgresStorage({ url: schemas.get(storage)!.url, poolSize: 2 }) });
+  alertsContract("postgres", postgres);
 }
 
 if (await postgresForTests("postgres engine specifics")) {

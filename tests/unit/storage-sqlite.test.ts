@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { eventItem } from "../../src/items/event";
 import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { accountsContract } from "../contract/accounts-suite";
+import { alertsContract } from "../contract/alerts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
 import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
@@ -54,6 +55,7 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   keyControlsContract(name, sqlite(commitThread));
   quotasContract(name, sqlite(commitThread));
   privacyContract(name, sqlite(commitThread));
+  alertsContract(name, sqlite(commitThread));
 }
 // Every commit merges its events into issue_events (issue-events.ts); above, none does within a test.
 storageContract("sqlite, issue events merged at once", sqlite(false, 0));

@@ -4,6 +4,7 @@ import type { Organization, Project, ProjectKey, Team } from "../../model";
 import type { Storage } from "../../storage/types";
 import type { Actor } from "../accounts/actor";
 import { recordAudit } from "../accounts/audit";
+import { addDefaultRule } from "../alerts/rules";
 import { slugify, slugSchema } from "./slug";
 
 export const createProjectInput = z.object({
@@ -14,8 +15,8 @@ export const createProjectInput = z.object({
 export type CreateProjectInput = z.infer<typeof createProjectInput>;
 
 /**
- * Creates a project with its first DSN key, as Sentry does, owned by `team` (null: no team, so only
- * owners and admins see it — the self-monitoring project).
+ * Creates a project with its first DSN key and the default alert rule, as Sentry does, owned by
+ * `team` (null: no team, so only owners and admins see it — the self-monitoring project).
  */
 export async function createProject(
   storage: Storage,
@@ -36,6 +37,8 @@ export async function createProject(
   });
   const key = await storage.keys.create({ projectId: project.id, label: "Default" });
   if (team) await storage.accounts.teams.addProject(team.id, project.id);
+  // Alerts (issue 34): every new project starts with one rule, so a new issue never goes unnoticed.
+  await addDefaultRule(storage, project.id);
   await recordAudit(storage, actor, organization.id, "project.create", { type: "project", id: project.id }, { slug, team: team?.slug ?? null });
   await recordAudit(storage, actor, organization.id, "key.create", { type: "key", id: key.id }, { project: slug, label: key.label });
   return { project, key };

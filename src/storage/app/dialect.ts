@@ -47,6 +47,17 @@ export interface AppDialect {
    */
   atomically(statements: readonly Compilable[]): Promise<void>;
   constraintKind(error: unknown): ConstraintKind | null;
+  // Alerts (issue 34): one evaluator across processes, and outbox claims that skip held rows.
+  /**
+   * Runs `plan` (reads, then the statements to write) as the only holder of `lock`, then writes
+   * its statements all or none. SQLite: one process owns the file, so an in-process queue is
+   * enough, and the statements run as `atomically` does. PostgreSQL: one transaction that first
+   * takes pg_try_advisory_xact_lock(lock); resolves null without running `plan` when another
+   * process holds it.
+   */
+  exclusively<T>(lock: number, plan: (q: AppQueries) => Promise<{ result: T; statements: readonly Compilable[] }>): Promise<T | null>;
+  /** FOR UPDATE SKIP LOCKED on PostgreSQL (claims by several processes never overlap); as it is on SQLite. */
+  skipLocked<Query extends { forUpdate(): Query; skipLocked(): Query }>(query: Query): Query;
   /** What tells equal rows apart in a table without a key (login_failures). */
   readonly rowAddress: "rowid" | "ctid";
 }
@@ -54,6 +65,13 @@ export interface AppDialect {
 /** Over the engine's main-thread connection (sqlite/db.ts); `keysChanged` calls this process's key-cache listeners. */
 export function sqliteDialect(database: Database.Database, keysChanged: () => void): AppDialect {
   const db = new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database }) });
+  const runAtomically = (statements: readonly Compilable[]) => {
+    const compiled = statements.map((statement) => statement.compile());
+    database.transaction(() => {
+      for (const query of compiled) database.prepare(query.sql).run(...query.parameters);
+    })();
+  };
+  let exclusiveTail: Promise<unknown> = Promise.resolve();
   return {
     db,
     guarded: (_lock, statement) => statement(db),
@@ -63,11 +81,18 @@ export function sqliteDialect(database: Database.Database, keysChanged: () => vo
       return result;
     },
     async atomically(statements) {
-      const compiled = statements.map((statement) => statement.compile());
-      database.transaction(() => {
-        for (const query of compiled) database.prepare(query.sql).run(...query.parameters);
-      })();
+      runAtomically(statements);
     },
+    exclusively(_lock, plan) {
+      const run = exclusiveTail.then(async () => {
+        const { result, statements } = await plan(db);
+        runAtomically(statements);
+        return result;
+      });
+      exclusiveTail = run.catch(() => undefined);
+      return run;
+    },
+    skipLocked: (query) => query,
     constraintKind(error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return "unique";
@@ -110,6 +135,15 @@ export function postgresDialect(pool: pg.Pool): AppDialect {
         for (const query of compiled) await trx.executeQuery(query);
       });
     },
+    exclusively: (lock, plan) =>
+      inTransaction(async (trx) => {
+        const { rows } = await sql<{ held: boolean }>`SELECT pg_try_advisory_xact_lock(${lock}) AS held`.execute(trx);
+        if (!rows[0]?.held) return null;
+        const { result, statements } = await plan(trx);
+        for (const statement of statements) await trx.executeQuery(statement.compile());
+        return result;
+      }),
+    skipLocked: (query) => query.forUpdate().skipLocked(),
     constraintKind(error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code === "23505") return "unique";

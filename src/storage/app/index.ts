@@ -15,6 +15,9 @@ import type {
   QuotaRepo,
   ReleaseRepo,
 } from "../types";
+import type { AlertStore } from "../alert-types";
+import { appAlertFeed, appAlertOutbox } from "./alert-outbox";
+import { appAlertRules, appAlertSettings } from "./alert-rules";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
@@ -55,6 +58,8 @@ export interface AppData {
   feedback: FeedbackRepo;
   // Issue workflow.
   issueTriage: IssueTriageRepo;
+  // Alerts (issue 34).
+  alerts: AlertStore;
 }
 
 /** `blobs`: where the engine keeps artifact bytes (blobs.ts). */
@@ -66,6 +71,8 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     monitors: appMonitors(dialect),
     feedback: appFeedback(dialect),
     issueTriage: appIssueTriage(dialect),
+    // Alerts (issue 34).
+    alerts: { rules: appAlertRules(dialect), feed: appAlertFeed(dialect), outbox: appAlertOutbox(dialect), settings: appAlertSettings(dialect) },
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),

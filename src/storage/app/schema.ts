@@ -372,6 +372,86 @@ export interface UserFeedbackTable {
   date_created: number;
 }
 
+// Alerts (issue 34; migrations sqlite/0013, postgres/0008; docs/adr/0019-alert-outbox.md).
+export interface AlertRulesTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  /** "any" or "all": how conditions combine. */
+  action_match: string;
+  filter_match: string;
+  /** JSON arrays in Sentry's rule shape (src/model/alerts.ts). */
+  conditions: string;
+  filters: string;
+  actions: string;
+  environment: string | null;
+  /** The action interval in minutes. */
+  frequency: number;
+  muted: Generated<number>;
+  signing_secret: string;
+  created_by: number | null;
+  date_created: number;
+  date_updated: number;
+}
+
+/** Written by the ingest commit (engine SQL), read and cleaned over Kysely. */
+export interface AlertIssueFeedTable {
+  id: Generated<number>;
+  issue_id: number;
+  project_id: number;
+  prev_status: string | null;
+  count: number;
+  /** JSON array of user keys seen in the batch. */
+  users: string;
+  level: string;
+  release: string | null;
+  /** JSON array of [key, value] pairs seen in the batch. */
+  tags: string;
+  committed: number;
+  evaluated: Generated<number>;
+}
+
+export interface AlertRuleIssuesTable {
+  rule_id: number;
+  issue_id: number;
+  /** The condition id that held. */
+  condition: string;
+  last_fired: number;
+}
+
+export interface AlertDeliveriesTable {
+  id: Generated<number>;
+  rule_id: number | null;
+  project_id: number;
+  issue_id: number | null;
+  kind: string;
+  channel: string;
+  target: string;
+  /** JSON of AlertMessage. */
+  payload: string;
+  dedupe_key: string;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_until: number | null;
+  last_error: string | null;
+  date_created: number;
+  date_sent: number | null;
+}
+
+export interface AlertIssueSnoozesTable {
+  issue_id: number;
+  until: number;
+  user_id: number | null;
+  date_created: number;
+}
+
+export interface AlertUserSettingsTable {
+  user_id: number;
+  project_id: number;
+  email: number;
+}
+
 export interface AppDatabase {
   organization_privacy: OrganizationPrivacyTable;
   project_privacy: ProjectPrivacyTable;
@@ -411,4 +491,11 @@ export interface AppDatabase {
   monitors: MonitorsTable;
   monitor_checkins: MonitorCheckinsTable;
   user_feedback: UserFeedbackTable;
+  // Alerts (issue 34).
+  alert_rules: AlertRulesTable;
+  alert_issue_feed: AlertIssueFeedTable;
+  alert_rule_issues: AlertRuleIssuesTable;
+  alert_deliveries: AlertDeliveriesTable;
+  alert_issue_snoozes: AlertIssueSnoozesTable;
+  alert_user_settings: AlertUserSettingsTable;
 }

@@ -54,6 +54,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     monitors: app.monitors,
     feedback: app.feedback,
     issueTriage: app.issueTriage,
+    alerts: app.alerts,
     onKeysChanged: (listener) => keyChanges.subscribe(listener),
     async ping() {
       await db.query("SELECT 1");

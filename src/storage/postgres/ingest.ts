@@ -1,3 +1,4 @@
+import { feedValuesOf } from "../alert-feed";
 import { HOUR_MS, IssueDeltas, OutcomeSums } from "../issue-deltas";
 import { asRead, readSpanContainers } from "../../items/span-containers";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
@@ -275,7 +276,17 @@ async function applyIssueDeltas(tx: Queryable, deltas: IssueDeltas): Promise<voi
     for (const { issue_id } of added) newUsers.set(issue_id, (newUsers.get(issue_id) ?? 0) + 1);
   }
   // Rows locked in id order first (UPDATE ... FROM takes them in join order), then one UPDATE for all.
-  if (all.length > 1) await tx.query("SELECT id FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE", [all.map((d) => d.issueId)]);
+  // The locking statement writes the alert feed (issue 34) with each issue's status before this batch
+  // (NULL: created by it), read under the lock so two processes never both see it resolved.
+  const feed = all.map((d) => ({ issueId: d.issueId, ...feedValuesOf(d) }));
+  await tx.query(
+    `WITH locked AS (SELECT id, project_id, status, times_seen FROM issues WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
+     INSERT INTO alert_issue_feed (issue_id, project_id, prev_status, count, users, level, release, tags, committed)
+     SELECT l.id, l.project_id, CASE WHEN l.times_seen = 0 THEN NULL ELSE l.status END, d.count, d.users, d.level, d.release, d.tags, $7
+     FROM locked l JOIN unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])
+       AS d(issue_id, count, users, level, release, tags) ON d.issue_id = l.id`,
+    [...columnArrays(feed.map((f) => [f.issueId, f.count, f.users, f.level, f.release, f.tags]), 6), Date.now()],
+  );
   // An unresolved issue created in this batch stays "new"; one that existed before becomes "ongoing".
   // Whether a resolved or ignored issue comes back is decided from what this returns (issue-reopen.ts).
   const touched = await tx.query<TouchedRow>(

@@ -74,6 +74,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     monitors: app.monitors,
     feedback: app.feedback,
     issueTriage: app.issueTriage,
+    alerts: app.alerts,
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);

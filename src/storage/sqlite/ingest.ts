@@ -1,4 +1,5 @@
 import { readSpanContainers } from "../../items/span-containers";
+import { feedValuesOf } from "../alert-feed";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import { reopenIssues } from "./issue-reopen";
 import { packPayload } from "../stored-payload";
@@ -75,6 +76,12 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
      WHERE id = @issueId
      RETURNING id, project_id, status, status_details, times_seen, user_count`,
   );
+  // Alerts (issue 34): the issue's change, with its status before this batch (NULL: created by it).
+  const feedIssue = db.prepare<[Record<string, number | string | null>]>(
+    `INSERT INTO alert_issue_feed (issue_id, project_id, prev_status, count, users, level, release, tags, committed)
+     SELECT id, project_id, CASE WHEN times_seen = 0 THEN NULL ELSE status END, @count, @users, @level, @release, @tags, @committed
+     FROM issues WHERE id = @issueId`,
+  );
   const addUser = db.prepare<[number, string]>("INSERT OR IGNORE INTO issue_users (issue_id, user_key) VALUES (?, ?)");
   const bumpHour = db.prepare<[number, number, number]>(
     `INSERT INTO issue_hourly (issue_id, hour, count) VALUES (?, ?, ?)
@@ -126,7 +133,8 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
     return { kind: "event", issueId: String(issueId), duplicate: false };
   }
 
-  function applyIssueDelta(delta: IssueDelta): TouchedRow | undefined {
+  function applyIssueDelta(delta: IssueDelta, committedAt: number): TouchedRow | undefined {
+    feedIssue.run({ issueId: delta.issueId, committed: committedAt, ...feedValuesOf(delta) });
     let newUsers = 0;
     for (const userKey of delta.userKeys) newUsers += addUser.run(delta.issueId, userKey).changes;
     const touched = applyDelta.get({
@@ -156,12 +164,13 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
       return { kind: "outcome" };
     });
     batch.finish();
+    const committedAt = Date.now();
     const notOpen: { row: TouchedRow; delta: IssueDelta }[] = [];
     for (const delta of deltas.values()) {
-      const row = applyIssueDelta(delta);
+      const row = applyIssueDelta(delta, committedAt);
       if (row && row.status !== "unresolved") notOpen.push({ row, delta });
     }
-    if (notOpen.length > 0) reopen(notOpen, Date.now());
+    if (notOpen.length > 0) reopen(notOpen, committedAt);
     for (const o of outcomes.values()) bumpOutcome.run(o.projectId, o.hour, o.outcome, o.category, o.reason, o.quantity);
     issueEvents.mergeIfDue(committed);
     return results;
