@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";
-import type { IndexedEvent, Level, NormalizedEvent } from "./types";
+import type { FilterView, IndexedEvent, Level, NormalizedEvent } from "./types";
 import { normalizeExceptions } from "./normalize-exception";
 import {
   breadcrumbsOf,
@@ -20,7 +20,7 @@ import {
   userOf,
 } from "./normalize-interfaces";
 import { tagsOf, userKey, withDerivedTags } from "./normalize-tags";
-import { compact, isObject, Notes, objectBag, textField, timestampOf } from "./normalize-values";
+import { compact, isObject, Notes, objectBag, textField, timestampOf, type JsonObject } from "./normalize-values";
 
 export interface NormalizeContext {
   /** Unix milliseconds. */
@@ -51,6 +51,24 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizedE
  */
 export function indexedEventOf(raw: unknown, ctx: NormalizeContext): IndexedEvent {
   return normalize(raw, ctx, false);
+}
+
+/**
+ * What inbound filters read (src/ingest/inbound-filters.ts), normalised as indexedEventOf would, but
+ * read from the item before it is scrubbed (Relay filters before it scrubs): with "scrub IP
+ * addresses" on, `user.ip_address` is still there, and a message glob sees the SDK's own text.
+ * `clientIp` is the connection's address (`{{auto}}`). Transactions carry no exception or message
+ * for the error-only filters (`errors: false`).
+ */
+export function filterViewOf(raw: JsonObject, clientIp: string | undefined, errors: boolean): FilterView {
+  const notes = new Notes();
+  return {
+    release: releaseOf(raw.release, notes),
+    logentry: errors ? logEntryOf(raw, notes) : undefined,
+    user: userOf(raw.user, clientIp, inferIpOf(raw.sdk), notes),
+    request: requestOf(raw.request, notes),
+    exception: errors ? normalizeExceptions(raw.exception, notes) : [],
+  };
 }
 
 /** One function for both, so the indexed fields and the notes' order are the same in each. */
