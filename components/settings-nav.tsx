@@ -2,7 +2,7 @@ import type { Workspace } from "@/src/services/ui/workspace";
 import { filtersHref, keysHref, sourceMapsHref } from "./app-shell";
 import { TabLinks, type TabLink } from "./tab-links";
 
-export type SettingsTab = "members" | "teams" | "audit" | "keys" | "filters" | "source-maps" | "security" | "account";
+export type SettingsTab = "members" | "teams" | "audit" | "keys" | "filters" | "source-maps" | "security" | "org-security" | "account";
 
 /** The settings sections; the audit log is listed only for owners and admins, who may open it. */
 export function SettingsNav({ workspace, active }: { workspace: Workspace; active: SettingsTab }) {
@@ -12,6 +12,8 @@ export function SettingsNav({ workspace, active }: { workspace: Workspace; activ
     { id: "members", label: "Members", href: `${base}/members` },
     { id: "teams", label: "Teams", href: `${base}/teams` },
     ...(access.role === "owner" || access.role === "admin" ? [{ id: "audit" as const, label: "Audit log", href: `${base}/audit-log` }] : []),
+    // Organisation data scrubbing (issue 33); the project's own is "security" below.
+    { id: "org-security", label: "Organisation privacy", href: `${base}/security` },
     ...(project
       ? [
           { id: "keys" as const, label: "Client keys", href: keysHref(organization.slug, project) },
