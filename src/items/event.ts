@@ -6,7 +6,7 @@ import type { SourceMapNote } from "../processing/types";
 import type { Symbolicator } from "../symbolication/symbolicator";
 import { eventJsonOf } from "./event-json";
 import { filteredEvent } from "./filter";
-import { scrubbedText, scrubberOf } from "./scrub";
+import { rescrubInPlace, scrubbedText, scrubberOf } from "./scrub";
 import { jsonObjectOfText } from "./telemetry-values";
 import type { EnvelopeItem } from "../ingest/envelope";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
@@ -39,6 +39,9 @@ async function resolvedEventPayload(whole: JsonObject | null, sdkJson: string, c
   const full = whole ?? (JSON.parse(sdkJson) as JsonObject);
   const notes = await symbolicator.resolve(full, context.projectId, context.receivedAt);
   if (notes === null) return eventRecords(full, sdkJson, context, symbolicator.notesWithoutArtifacts(full, context.projectId, context.receivedAt));
+  // The resolved frames bring source context from the uploaded files: scrubbed like the rest.
+  const scrubber = scrubberOf(context);
+  if (scrubber) rescrubInPlace(full, scrubber);
   return eventRecords(full, JSON.stringify(full), context, notes);
 }
 

@@ -4,7 +4,8 @@
  * text even when scrubbing removes them, as Relay filters before it scrubs.
  */
 import { filterViewOf } from "../processing/normalize";
-import type { JsonObject } from "./telemetry-values";
+import type { FilterView } from "../processing/types";
+import { isObject, jsonObjectOfText, type JsonObject } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemResult } from "./types";
 
 /**
@@ -23,4 +24,47 @@ export function filterReasonOf(raw: JsonObject, context: ItemContext, errors: bo
 export function filteredEvent(raw: JsonObject, context: ItemContext): ItemResult | null {
   const reason = filterReasonOf(raw, context, true);
   return reason === null ? null : { records: [outcome(context, "filtered", "error", reason)] };
+}
+
+const attributeText = (attributes: unknown, key: string): string | undefined => {
+  const attribute = isObject(attributes) ? attributes[key] : undefined;
+  return isObject(attribute) && typeof attribute.value === "string" ? attribute.value : undefined;
+};
+
+/**
+ * A v2 span as the filters see it (Relay's SpanV2: release and user agent from its attributes; no
+ * exception, message or URL). The connection's address still applies, as for every item.
+ */
+function spanViewOf(span: unknown, context: ItemContext): { view: FilterView; userAgent: string | undefined } {
+  const attributes = isObject(span) ? span.attributes : undefined;
+  return {
+    view: { release: attributeText(attributes, "sentry.release"), logentry: undefined, user: undefined, request: undefined, exception: [] },
+    userAgent: attributeText(attributes, "user_agent.original") ?? context.userAgent,
+  };
+}
+
+/**
+ * A v2 span container of a project with filters on: its spans a filter drops are taken out and
+ * counted `filtered` per reason; the rest stay in the container, read where spans are written as
+ * before. Null when nothing is dropped (or the container is malformed: its reader says why). Parsed
+ * here on the main thread only for projects with a filter on; others pass untouched.
+ */
+export function filteredSpanContainer(json: string, itemCount: unknown, context: ItemContext): { json: string; itemCount: number; outcomes: ItemResult["records"] } | null {
+  const filter = context.eventFilter;
+  if (!filter) return null;
+  const payload = jsonObjectOfText(json);
+  const items = payload?.items;
+  if (!payload || !Array.isArray(items) || items.length !== itemCount) return null;
+  const clientIp = context.clientAddress ?? context.clientIp;
+  const kept: unknown[] = [];
+  const dropped = new Map<string, number>();
+  for (const span of items) {
+    const { view, userAgent } = spanViewOf(span, context);
+    const reason = filter(view, { clientIp, userAgent });
+    if (reason === null) kept.push(span);
+    else dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
+  }
+  if (dropped.size === 0) return null;
+  const outcomes = [...dropped].map(([reason, quantity]) => outcome(context, "filtered", "span", reason, quantity));
+  return { json: JSON.stringify({ ...payload, items: kept }), itemCount: kept.length, outcomes };
 }

@@ -10,9 +10,10 @@ import { compileFilters } from "../../src/ingest/inbound-filters";
 import { processStoreBody } from "../../src/ingest/pipeline";
 import { createItemRegistry } from "../../src/items";
 import { eventItem } from "../../src/items/event";
+import { readSpanContainer, spanItem } from "../../src/items/span";
 import { transactionItem } from "../../src/items/transaction";
 import type { ItemContext, ItemResult } from "../../src/items/types";
-import { DEFAULT_PRIVACY, effectivePrivacy, type InboundFilters, type IngestRecord } from "../../src/model";
+import { DEFAULT_PRIVACY, effectivePrivacy, type InboundFilters, type IngestRecord, type SpanContainerRecord } from "../../src/model";
 import { compileScrubber } from "../../src/processing/scrub/scrubber";
 
 const OFF: InboundFilters = { browserExtensions: false, localhost: false, webCrawlers: false, legacyBrowsers: [], errorMessages: [], releases: [], ipAddresses: [] };
@@ -112,5 +113,35 @@ describe("filters on transactions", () => {
     const result = transaction(ctx, { message: "anything", exception: { values: [{ type: "Error", value: "x", stacktrace: { frames: [{ abs_path: "chrome-extension://abc/x.js" }] } }] } });
     assert.equal(stored(result), true);
     assert.deepEqual(outcomes(result), [["accepted", "transaction", null, 1], ["accepted", "span", null, 3]]);
+  });
+});
+
+describe("filters on streamed (v2) spans", () => {
+  const now = Date.now() / 1000;
+  const span = (id: number, release: string, extra: object = {}) => ({
+    trace_id: "a".repeat(32), span_id: String(id).padStart(16, "0"), name: `span ${id}`, start_timestamp: now - 1, end_timestamp: now,
+    attributes: { "sentry.release": { type: "string", value: release }, ...extra },
+  });
+  const container = (spans: object[], ctx: ItemContext) =>
+    spanItem().process({ headers: { type: "span", content_type: "application/vnd.sentry.items.span.v2+json", item_count: spans.length }, payload: Buffer.from(JSON.stringify({ items: spans })) }, ctx);
+  const storedSpans = (result: ItemResult) =>
+    result.records.flatMap((record) => (record.kind === "span_container" ? readSpanContainer(record as SpanContainerRecord) : [])).flatMap((record) => (record.kind === "span" ? [record.span.spanId] : []));
+
+  test("spans a filter drops leave the container, counted per reason; the rest are read as before", () => {
+    const ctx = context({ releases: ["web@*-beta*"], webCrawlers: true });
+    const result = container(
+      [span(1, "web@2.0-beta.1"), span(2, "web@2.0.0"), span(3, "web@2.0-beta.1"), span(4, "web@2.0.0", { "user_agent.original": { type: "string", value: GOOGLEBOT } })],
+      ctx,
+    );
+    assert.deepEqual(outcomes(result), [["filtered", "span", "release-version", 2], ["filtered", "span", "web-crawlers", 1]]);
+    assert.deepEqual(storedSpans(result), ["0000000000000002"]);
+  });
+
+  test("the connection's address drops every span of the container, with IPs scrubbed; error-only filters none", () => {
+    const dropped = container([span(1, "a"), span(2, "a")], context({ ipAddresses: ["198.51.100.0/24"] }, { address: "198.51.100.7", scrubIps: true }));
+    assert.deepEqual(dropped.records.map((record) => record.kind), ["outcome"]);
+    assert.deepEqual(outcomes(dropped), [["filtered", "span", "ip-address", 2]]);
+    const kept = container([span(1, "a"), span(2, "a")], context({ errorMessages: ["*"], browserExtensions: true }));
+    assert.deepEqual(storedSpans(kept), ["0000000000000001", "0000000000000002"]);
   });
 });
