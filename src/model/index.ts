@@ -10,3 +10,7 @@ export * from "./telemetry";
 export * from "./artifacts";
 export * from "./releases";
 export * from "./privacy";
+// Cron monitors and user feedback.
+export * from "./monitors";
+export * from "./feedback";
+export * from "./quotas";
