@@ -2,7 +2,7 @@ import type { Workspace } from "@/src/services/ui/workspace";
 import { filtersHref, keysHref, quotasHref, sourceMapsHref } from "./app-shell";
 import { TabLinks, type TabLink } from "./tab-links";
 
-export type SettingsTab = "members" | "teams" | "audit" | "keys" | "filters" | "source-maps" | "security" | "account" | "quotas" | "org-quotas";
+export type SettingsTab = "members" | "teams" | "audit" | "keys" | "filters" | "source-maps" | "security" | "org-security" | "account" | "quotas" | "org-quotas";
 
 /** The settings sections; the audit log is listed only for owners and admins, who may open it. */
 export function SettingsNav({ workspace, active }: { workspace: Workspace; active: SettingsTab }) {
@@ -12,6 +12,8 @@ export function SettingsNav({ workspace, active }: { workspace: Workspace; activ
     { id: "members", label: "Members", href: `${base}/members` },
     { id: "teams", label: "Teams", href: `${base}/teams` },
     ...(access.role === "owner" || access.role === "admin" ? [{ id: "audit" as const, label: "Audit log", href: `${base}/audit-log` }] : []),
+    // Organisation data scrubbing (issue 33); the project's own is "security" below.
+    { id: "org-security" as const, label: "Organisation privacy", href: `${base}/security` },
     // Quotas (issue 33 item 4): the organisation's here, the project's with the project's sections.
     { id: "org-quotas" as const, label: "Organisation quotas", href: `${base}/quotas` },
     ...(project

@@ -103,6 +103,8 @@ export async function acceptAuthenticated(
     receivedAt: Date.now(),
     // With "scrub IP addresses" the client's address is never put on an item.
     clientIp: scrubber?.keepsClientIp === false ? undefined : client.address,
+    // Inbound filters still match it (src/items/filter.ts); it is never stored.
+    clientAddress: client.address,
     userAgent: client.userAgent,
     // Always present, so every context has one shape (hidden classes: src/ingest/cors.ts).
     eventFilter: filter ?? undefined,

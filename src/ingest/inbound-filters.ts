@@ -1,8 +1,10 @@
 /**
  * A project's inbound filters, compiled once per project when its key is cached (src/ingest/keys.ts)
- * and run on the main thread for each error event after it is normalised: a match drops the event
- * before anything is stored and counts it as outcome `filtered` with Sentry's reason code. A
- * project with no filter on costs nothing (no compiled filter).
+ * and run on the main thread for each error event and transaction before it is scrubbed (as Relay
+ * does), on the parts normalize.ts `filterViewOf` reads: a match drops the item before anything is
+ * stored and counts it as outcome `filtered` with Sentry's reason code. A project with no filter on
+ * costs nothing (no compiled filter). Transactions have no exception or message, so the
+ * error-message and browser-extension filters never match them; the others apply as to errors.
  *
  * What each filter looks at follows Relay's `relay-filter` crate: the client's address (the event's
  * `user.ip_address`, else the connection's), the event's `request.url`, its user agent (the event's
@@ -13,13 +15,13 @@ import picomatch from "picomatch";
 import { UAParser } from "ua-parser-js";
 import type { EventFilter as ItemEventFilter } from "../items/types";
 import type { InboundFilters } from "../model";
-import type { IndexedEvent } from "../processing/types";
+import type { FilterView } from "../processing/types";
 
 /** Sentry's reason codes for filtered outcomes. */
 export type FilterReason = "browser-extensions" | "localhost" | "legacy-browsers" | "web-crawlers" | "error-message" | "release-version" | "ip-address";
 
 /** The event's reason to be dropped, or null to keep it. */
-export type EventFilter = ItemEventFilter & ((event: IndexedEvent, client: { clientIp: string | undefined; userAgent: string | undefined }) => FilterReason | null);
+export type EventFilter = ItemEventFilter & ((event: FilterView, client: { clientIp: string | undefined; userAgent: string | undefined }) => FilterReason | null);
 
 /** Relay's browser-extension messages and sources (relay-filter `browser_extensions.rs`). */
 const EXTENSION_MESSAGES =
@@ -46,7 +48,7 @@ const LEGACY: Record<string, { names: string[]; below: number }> = {
 const LOCAL_ADDRESSES = new Set(["127.0.0.1", "::1"]);
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-function headerValue(event: IndexedEvent, name: string): string | undefined {
+function headerValue(event: FilterView, name: string): string | undefined {
   const headers = event.request?.headers;
   if (!headers) return undefined;
   for (const [key, value] of headers) if (key.toLowerCase() === name) return value;
@@ -54,7 +56,7 @@ function headerValue(event: IndexedEvent, name: string): string | undefined {
 }
 
 /** Relay's texts for the error-message filter: each exception as `Type: value` (or either alone), and the message. */
-function messagesOf(event: IndexedEvent): string[] {
+function messagesOf(event: FilterView): string[] {
   const texts: string[] = [];
   for (const value of event.exception) {
     if (value.type && value.value) texts.push(`${value.type}: ${value.value}`);
@@ -64,7 +66,7 @@ function messagesOf(event: IndexedEvent): string[] {
   return texts;
 }
 
-function isFromExtension(event: IndexedEvent): boolean {
+function isFromExtension(event: FilterView): boolean {
   for (const value of event.exception) {
     if (value.value && EXTENSION_MESSAGES.test(value.value)) return true;
     const frames = value.stacktrace?.frames;
@@ -75,7 +77,7 @@ function isFromExtension(event: IndexedEvent): boolean {
   return false;
 }
 
-function isLocalhost(event: IndexedEvent, clientIp: string | undefined): boolean {
+function isLocalhost(event: FilterView, clientIp: string | undefined): boolean {
   const ip = event.user?.ip_address ?? clientIp;
   if (ip !== undefined && LOCAL_ADDRESSES.has(ip)) return true;
   const url = event.request?.url;

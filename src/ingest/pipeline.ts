@@ -1,6 +1,7 @@
 import { AppError } from "../errors";
 import { INTERNAL_ITEM_TYPES, type ItemRegistry } from "../items";
 import { processEventPayload } from "../items/event";
+import { filteredEvent } from "../items/filter";
 import { eventJsonWithoutDisplayParts } from "../items/event-json";
 import { scrubbedText, scrubberOf } from "../items/scrub";
 import { outcome, type ItemContext, type ItemResult } from "../items/types";
@@ -110,9 +111,12 @@ export function processStoreBody(body: Buffer, maxEventBytes: number, context: I
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new AppError("bad_request", "invalid JSON data: the event must be a JSON object");
   }
+  const answer = (done: ItemResult): Processed => ({ records: done.records, eventId: done.eventId ?? null });
+  // Filters decide on the event as sent, before scrubbing (src/items/filter.ts).
+  const filtered = filteredEvent(raw as JsonObject, context);
+  if (filtered) return answer(filtered);
   const text = scrubber ? scrubbedText(raw as JsonObject, sdkJson, scrubber) : sdkJson;
   // Parsed whole when scrubbed: the resolver then writes into it rather than parsing the text again.
   const result = processEventPayload(raw as JsonObject, text, context, registry.symbolicator ?? null, scrubber !== null);
-  const answer = (done: ItemResult): Processed => ({ records: done.records, eventId: done.eventId ?? null });
   return result instanceof Promise ? result.then(answer) : answer(result);
 }

@@ -5,7 +5,8 @@ import { sdkEventPayload } from "../processing/stored-event";
 import type { SourceMapNote } from "../processing/types";
 import type { Symbolicator } from "../symbolication/symbolicator";
 import { eventJsonOf } from "./event-json";
-import { scrubbedText, scrubberOf } from "./scrub";
+import { filteredEvent } from "./filter";
+import { rescrubInPlace, scrubbedText, scrubberOf } from "./scrub";
 import { jsonObjectOfText } from "./telemetry-values";
 import type { EnvelopeItem } from "../ingest/envelope";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
@@ -38,6 +39,9 @@ async function resolvedEventPayload(whole: JsonObject | null, sdkJson: string, c
   const full = whole ?? (JSON.parse(sdkJson) as JsonObject);
   const notes = await symbolicator.resolve(full, context.projectId, context.receivedAt);
   if (notes === null) return eventRecords(full, sdkJson, context, symbolicator.notesWithoutArtifacts(full, context.projectId, context.receivedAt));
+  // The resolved frames bring source context from the uploaded files: scrubbed like the rest.
+  const scrubber = scrubberOf(context);
+  if (scrubber) rescrubInPlace(full, scrubber);
   return eventRecords(full, JSON.stringify(full), context, notes);
 }
 
@@ -55,8 +59,6 @@ function eventRecords(raw: JsonObject, sdkJson: string, context: ItemContext, so
     userAgent: context.userAgent,
   };
   const event = indexedEventOf(raw, normalizeContext);
-  const filtered = context.eventFilter?.(event, context);
-  if (filtered) return { records: [outcome(context, "filtered", CATEGORY, filtered)] };
   return {
     eventId: event.event_id,
     records: [
@@ -77,16 +79,25 @@ function eventRecords(raw: JsonObject, sdkJson: string, context: ItemContext, so
  * The event's JSON as ingest processes it and the text it stores. With data scrubbing (the default)
  * the whole payload is parsed and scrubbed first, breadcrumbs and extra included; the SDK's own
  * text is stored when nothing was filtered. Without, the display-only parts need only be valid
- * JSON (event-json.ts). Undefined when the payload is not a JSON object.
+ * JSON (event-json.ts). Undefined when the payload is not a JSON object; `filtered` when an
+ * inbound filter drops it, decided before scrubbing (src/items/filter.ts).
  */
-export function ingestJsonOf(payload: Buffer, sdkJson: string, context: ItemContext): { raw: JsonObject; text: string; whole: boolean } | undefined {
+export function ingestJsonOf(
+  payload: Buffer,
+  sdkJson: string,
+  context: ItemContext,
+): { raw: JsonObject; text: string; whole: boolean; filtered?: undefined } | { filtered: ItemResult } | undefined {
   const scrubber = scrubberOf(context);
   if (!scrubber) {
     const raw = eventJsonOf(payload, sdkJson);
-    return raw && { raw, text: sdkJson, whole: false };
+    if (!raw) return undefined;
+    const filtered = filteredEvent(raw, context);
+    return filtered ? { filtered } : { raw, text: sdkJson, whole: false };
   }
   const raw = jsonObjectOfText(sdkJson);
-  return raw && { raw, text: scrubbedText(raw, sdkJson, scrubber), whole: true };
+  if (!raw) return undefined;
+  const filtered = filteredEvent(raw, context);
+  return filtered ? { filtered } : { raw, text: scrubbedText(raw, sdkJson, scrubber), whole: true };
 }
 
 /**
@@ -96,6 +107,7 @@ export function ingestJsonOf(payload: Buffer, sdkJson: string, context: ItemCont
 export const eventItem = (maxBytes: number, symbolicator: Symbolicator | null = null): ItemProcessor => {
   const run = (item: EnvelopeItem, context: ItemContext, resolver: Symbolicator | null) => {
     const json = ingestJsonOf(item.payload, item.payload.toString("utf8"), context);
+    if (json?.filtered) return json.filtered;
     return json ? processEventPayload(json.raw, json.text, context, resolver, json.whole) : { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };
   };
   return {

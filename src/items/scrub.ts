@@ -4,7 +4,7 @@
  * column holds what was filtered.
  */
 import { DEFAULT_PRIVACY, effectivePrivacy, type EffectivePrivacy } from "../model";
-import { compileScrubber, type Scrubber } from "../processing/scrub/scrubber";
+import { compileScrubber, type MetaTree, type Scrubber } from "../processing/scrub/scrubber";
 import type { JsonObject } from "./telemetry-values";
 import type { ItemContext } from "./types";
 
@@ -39,6 +39,30 @@ function setMeta(raw: JsonObject, meta: ReturnType<Scrubber["scrub"]>): void {
 export function scrubInPlace(raw: JsonObject, scrubber: Scrubber | null): void {
   if (!scrubber) return;
   setMeta(raw, scrubber.scrub(raw as Parameters<Scrubber["scrub"]>[0]));
+}
+
+/**
+ * Scrubs an event again after source maps resolved its frames: the source context and names they
+ * added come from uploaded files the first pass never saw (Sentry likewise scrubs a second time after
+ * stacktrace processing). The first pass's remarks win where both have one: its values were the
+ * SDK's, and a value it already filtered would otherwise be remarked again with the length of "[Filtered]".
+ */
+export function rescrubInPlace(raw: JsonObject, scrubber: Scrubber): void {
+  const earlier = isMetaTree(raw._meta) ? raw._meta : null;
+  const added = scrubber.scrub(raw as Parameters<Scrubber["scrub"]>[0]);
+  setMeta(raw, earlier && added ? mergedMeta(earlier, added) : (earlier ?? added));
+}
+
+const isMetaTree = (value: unknown): value is MetaTree => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function mergedMeta(first: MetaTree, second: MetaTree): MetaTree {
+  const out: MetaTree = { ...first };
+  for (const [key, value] of Object.entries(second)) {
+    const mine = out[key];
+    if (mine === undefined) out[key] = value;
+    else if (key !== "" && isMetaTree(mine) && isMetaTree(value)) out[key] = mergedMeta(mine as MetaTree, value as MetaTree);
+  }
+  return out;
 }
 
 /**

@@ -15,6 +15,7 @@
  */
 import type { ReadIngestRecord, SpanContainerRecord, SpanData } from "../model";
 import { measurementsOf, measurementValues, spanDataOfV1, spanDataOfV2, v1SpanOf } from "./span-data";
+import { filteredSpanContainer } from "./filter";
 import { scrubberForSettings, scrubberOf, scrubInPlace } from "./scrub";
 import { clockDriftOf, isObject, jsonObjectOf, jsonObjectOfText, MAX_SECS_IN_FUTURE, textOf } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
@@ -120,14 +121,18 @@ export const spanItem = (): ItemProcessor => ({
     const contentType = typeof item.headers.content_type === "string" ? item.headers.content_type.toLowerCase() : "";
     const isContainer = contentType.split(";")[0]?.trim() === SPAN_V2_CONTENT_TYPE;
     if (isContainer) {
+      // Inbound filters first, on the spans as sent (src/items/filter.ts); only projects with one on pay.
+      const json = item.payload.toString("utf8");
+      const filtered = filteredSpanContainer(json, item.headers.item_count, context);
       // Read where the spans are written (SpanContainerRecord): on SQLite, the commit thread.
       const container: SpanContainerRecord = {
-        kind: "span_container", projectId: context.projectId, json: item.payload.toString("utf8"),
-        itemCount: item.headers.item_count, receivedAt: context.receivedAt, shift: clockDriftOf(context), sdkName: sdkNameOf(context),
+        kind: "span_container", projectId: context.projectId, json: filtered?.json ?? json,
+        itemCount: filtered ? filtered.itemCount : item.headers.item_count, receivedAt: context.receivedAt, shift: clockDriftOf(context), sdkName: sdkNameOf(context),
       };
       // Absent when nobody looked the settings up: the defaults apply where it is read.
       if (context.scrubber !== undefined) container.privacy = context.scrubber?.privacy ?? null;
-      return { records: [container] };
+      if (!filtered) return { records: [container] };
+      return { records: filtered.itemCount > 0 ? [container, ...filtered.outcomes] : filtered.outcomes };
     }
     const payload = jsonObjectOf(item);
     if (!payload) return { records: [outcome(context, "invalid", CATEGORY, "invalid_json")] };

@@ -13,6 +13,7 @@
 import { normalizeEvent } from "../processing/normalize";
 import type { SpanData, TransactionPayload, TransactionSpan } from "../model";
 import { measurementsOf, measurementValues, spanDataOfV1, spanTimesOf, v1SpanOf, type SpanContext } from "./span-data";
+import { filterReasonOf } from "./filter";
 import { scrubberOf, scrubInPlace } from "./scrub";
 import { hexIdOf, isObject, jsonObjectOf, textOf, timestampOf, type JsonObject } from "./telemetry-values";
 import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
@@ -24,8 +25,12 @@ const UNLABELED = "<unlabeled transaction>";
 const SOURCES = new Set(["custom", "url", "route", "view", "component", "task", "sanitized", "unknown"]);
 
 function rejected(context: ItemContext, reason: string, spans: number): ItemResult {
+  return dropped(context, "invalid", reason, spans);
+}
+
+function dropped(context: ItemContext, kind: "invalid" | "filtered", reason: string, spans: number): ItemResult {
   return {
-    records: [outcome(context, "invalid", CATEGORY, reason), outcome(context, "invalid", "span", reason, spans + 1)],
+    records: [outcome(context, kind, CATEGORY, reason), outcome(context, kind, "span", reason, spans + 1)],
   };
 }
 
@@ -134,6 +139,9 @@ export const transactionItem = (maxBytes: number): ItemProcessor => ({
   process(item, context) {
     const raw = jsonObjectOf(item);
     if (!raw) return rejected(context, "invalid_json", 0);
+    // Before scrubbing, as for errors (src/items/filter.ts); counted like a dropped transaction, spans included.
+    const reason = filterReasonOf(raw, context, false);
+    if (reason !== null) return dropped(context, "filtered", reason, Array.isArray(raw.spans) ? raw.spans.length : 0);
     scrubInPlace(raw, scrubberOf(context));
     return processTransaction(raw, context);
   },

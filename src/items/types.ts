@@ -1,6 +1,6 @@
 import type { EnvelopeHeaders, EnvelopeItem } from "../ingest/envelope";
 import type { IngestRecord } from "../model";
-import type { IndexedEvent } from "../processing/types";
+import type { FilterView } from "../processing/types";
 import type { Scrubber } from "../processing/scrub/scrubber";
 
 export interface ItemContext {
@@ -9,6 +9,11 @@ export interface ItemContext {
   /** Unix ms. */
   receivedAt: number;
   clientIp: string | undefined;
+  /**
+   * The connection's address for inbound filters alone, set even when "scrub IP addresses" keeps
+   * `clientIp` empty; never stored. Absent: `clientIp` is the address.
+   */
+  clientAddress?: string | undefined;
   userAgent: string | undefined;
   /** The project's inbound filters (src/ingest/inbound-filters.ts); absent when none is on. */
   eventFilter?: EventFilter | undefined;
@@ -19,8 +24,8 @@ export interface ItemContext {
   scrubber?: Scrubber | null;
 }
 
-/** An event's reason to be dropped (an outcome `filtered` reason), or null to keep it. */
-export type EventFilter = (event: IndexedEvent, client: { clientIp: string | undefined; userAgent: string | undefined }) => string | null;
+/** An item's reason to be dropped (an outcome `filtered` reason), or null to keep it. */
+export type EventFilter = (event: FilterView, client: { clientIp: string | undefined; userAgent: string | undefined }) => string | null;
 
 export interface ItemResult {
   records: IngestRecord[];

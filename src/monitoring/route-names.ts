@@ -35,6 +35,8 @@ export const ROUTE_PATTERNS = [
   "/settings/:org/projects/:project/keys",
   "/settings/:org/projects/:project/security",
   "/settings/:org/projects/:project/source-maps",
+  // Organisation Security & Privacy (issue 33).
+  "/settings/:org/security",
   "/settings/:org/teams",
   "/invite/:secret",
   "/auth/invite/:secret",

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";
-import type { IndexedEvent, Level, NormalizedEvent } from "./types";
+import type { FilterView, IndexedEvent, Level, NormalizedEvent } from "./types";
 import { normalizeExceptions } from "./normalize-exception";
 import {
   breadcrumbsOf,
@@ -20,7 +20,7 @@ import {
   userOf,
 } from "./normalize-interfaces";
 import { tagsOf, userKey, withDerivedTags } from "./normalize-tags";
-import { compact, isObject, Notes, objectBag, textField, timestampOf } from "./normalize-values";
+import { compact, isObject, Notes, objectBag, textField, timestampOf, type JsonObject } from "./normalize-values";
 
 export interface NormalizeContext {
   /** Unix milliseconds. */
@@ -51,6 +51,46 @@ export function normalizeEvent(raw: unknown, ctx: NormalizeContext): NormalizedE
  */
 export function indexedEventOf(raw: unknown, ctx: NormalizeContext): IndexedEvent {
   return normalize(raw, ctx, false);
+}
+
+/**
+ * What inbound filters read (src/ingest/inbound-filters.ts), normalised as indexedEventOf would, but
+ * read from the item before it is scrubbed (Relay filters before it scrubs): with "scrub IP
+ * addresses" on, `user.ip_address` is still there, and a message glob sees the SDK's own text.
+ * `clientIp` is the connection's address (`{{auto}}`). Transactions carry no exception or message
+ * for the error-only filters (`errors: false`).
+ */
+export function filterViewOf(raw: JsonObject, clientIp: string | undefined, errors: boolean): FilterView {
+  const notes = new Notes();
+  return {
+    release: releaseOf(raw.release, notes),
+    logentry: errors ? logEntryOf(raw, notes) : undefined,
+    user: userOf(raw.user, clientIp, inferIpOf(raw.sdk), notes),
+    request: requestOf(raw.request, notes),
+    exception: errors ? filterExceptionsOf(raw.exception, notes) : [],
+  };
+}
+
+/**
+ * Of each exception, what the filters read: its type and value (as normalisation keeps them) and its
+ * top frame's paths. Normalising the whole interface would cost as much as indexing the event again
+ * (≈ 16 µs for @sentry/node's error with a cause on a loaded machine; this ≈ 1 µs).
+ */
+function filterExceptionsOf(raw: unknown, notes: Notes): FilterView["exception"] {
+  const list = isObject(raw) ? raw.values : raw;
+  if (!Array.isArray(list)) return [];
+  const out: FilterView["exception"] = [];
+  for (const item of list) {
+    if (!isObject(item)) continue;
+    const type = textField(item.type, 256, "type", notes);
+    const value = textField(item.value, 8192, "value", notes);
+    if (type === undefined && value === undefined) continue;
+    const frames = isObject(item.stacktrace) ? item.stacktrace.frames : undefined;
+    const top: unknown = Array.isArray(frames) ? frames[frames.length - 1] : undefined;
+    const frame = isObject(top) ? compact({ abs_path: textField(top.abs_path, 1000, "abs_path", notes), filename: textField(top.filename, 1000, "filename", notes) }) : undefined;
+    out.push(compact({ type, value, stacktrace: frame ? { frames: [frame] } : undefined }));
+  }
+  return out;
 }
 
 /** One function for both, so the indexed fields and the notes' order are the same in each. */

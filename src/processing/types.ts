@@ -177,6 +177,9 @@ export interface NormalizedEvent {
  */
 export type IndexedEvent = Omit<NormalizedEvent, "breadcrumbs" | "extra" | "modules" | "errors" | "trimmed" | "_meta">;
 
+/** The parts of an event inbound filters read, taken before scrubbing (normalize.ts filterViewOf). */
+export type FilterView = Pick<IndexedEvent, "release" | "logentry" | "user" | "request" | "exception">;
+
 export type GroupingStrategy = "fingerprint" | "stacktrace" | "exception" | "message" | "fallback";
 
 export interface IssueMetadata {

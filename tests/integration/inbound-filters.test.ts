@@ -2,7 +2,9 @@
  * Inbound filters (issue 33) against a real server, set through Sentry's filter and project API: the
  * real `@sentry/node` SDK's errors (this process, so from 127.0.0.1) and raw envelopes with a
  * crawler's or an old browser's user agent are dropped and counted as outcome `filtered` with
- * Sentry's reason, and are not stored; with the filter off the same traffic is stored.
+ * Sentry's reason, and are not stored; with the filter off the same traffic is stored. Filters decide
+ * before scrubbing (with "scrub IP addresses" on the IP filter still sees the client) and apply to the
+ * SDK's streamed spans (per span) and to transactions (the transaction and its spans).
  */
 import * as Sentry from "@sentry/node";
 import assert from "node:assert/strict";
@@ -34,9 +36,26 @@ async function filters(on: { active?: string[]; legacy?: string[]; options?: Rec
   assert.equal(await put("/api/0/projects/default/default/", { options }), 200);
 }
 
-async function filtered(reason: string): Promise<number> {
+async function filtered(reason: string, category = "error"): Promise<number> {
   const totals = await server.withStorage((storage) => storage.outcomes.totals(server.projectId, Date.now() - 3_600_000));
-  return (totals as OutcomeTotal[]).filter((row) => row.outcome === "filtered" && row.category === "error" && row.reason === reason).reduce((sum, row) => sum + row.quantity, 0);
+  return (totals as OutcomeTotal[]).filter((row) => row.outcome === "filtered" && row.category === category && row.reason === reason).reduce((sum, row) => sum + row.quantity, 0);
+}
+
+/** One segment span with two children through the real SDK (streamed); resolves with its trace id once delivered. */
+async function sdkSpans(name: string): Promise<string> {
+  let traceId = "";
+  Sentry.startSpan({ name, forceTransaction: true }, (span) => {
+    traceId = span.spanContext().traceId;
+    Sentry.startSpan({ name: "child one" }, () => undefined);
+    Sentry.startSpan({ name: "child two" }, () => undefined);
+  });
+  assert.equal(await Sentry.flush(5000), true);
+  return traceId;
+}
+
+async function spansOfTrace(traceId: string): Promise<number> {
+  const rows = await server.withStorage((storage) => storage.spans.trace([server.projectId], traceId));
+  return (rows as unknown[]).length;
 }
 
 async function stored(eventId: string): Promise<boolean> {
@@ -67,7 +86,7 @@ async function fromUserAgent(userAgent: string): Promise<{ status: number; event
 describe("inbound filters", () => {
   before(async () => {
     server = await startServer();
-    Sentry.init({ dsn: server.dsn, defaultIntegrations: false, release: "web@2.0.0-beta.1" });
+    Sentry.init({ dsn: server.dsn, defaultIntegrations: false, release: "web@2.0.0-beta.1", tracesSampleRate: 1 });
   });
   after(async () => {
     await Sentry.close(2000);
@@ -134,5 +153,58 @@ describe("inbound filters", () => {
     assert.equal(await filtered("web-crawlers"), 1);
     assert.equal(await filtered("legacy-browsers"), 1);
     assert.deepEqual([await stored(crawler.eventId), await stored(oldBrowser.eventId), await stored(modern.eventId)], [false, false, true]);
+  });
+
+  it("with IP addresses scrubbed, still drops errors from the client's address (filters decide before scrubbing)", async () => {
+    assert.equal(await put("/api/0/projects/default/default/", { scrubIPAddresses: true }), 200);
+    try {
+      const [ip, local] = [await filtered("ip-address"), await filtered("localhost")];
+      await filters({ options: { "filters:blacklisted_ips": "127.0.0.0/8" } });
+      assert.equal(await stored(await sdkError(new Error("blocked although scrubbed"))), false);
+      assert.equal(await filtered("ip-address"), ip + 1);
+      await filters({ active: ["localhost"] });
+      assert.equal(await stored(await sdkError(new Error("local although scrubbed"))), false);
+      assert.equal(await filtered("localhost"), local + 1);
+    } finally {
+      assert.equal(await put("/api/0/projects/default/default/", { scrubIPAddresses: false }), 200);
+    }
+  });
+
+  it("drops the SDK's streamed spans by release and address, counted filtered per span", async () => {
+    // @sentry/node 11 streams spans (v2 span containers) rather than sending transactions.
+    await filters({ options: { "filters:releases": "*-beta*" } });
+    const before = await filtered("release-version", "span");
+    const dropped = await sdkSpans("GET /beta");
+    // The segment and its two children.
+    assert.equal(await filtered("release-version", "span"), before + 3);
+    assert.equal(await spansOfTrace(dropped), 0);
+    await filters({ options: { "filters:blacklisted_ips": "127.0.0.1" } });
+    const ip = await filtered("ip-address", "span");
+    await sdkSpans("GET /blocked");
+    assert.equal(await filtered("ip-address", "span"), ip + 3);
+    // Error-only filters leave spans alone.
+    await filters({ options: { "filters:error_messages": "*" }, active: ["browser-extensions"] });
+    assert.equal(await spansOfTrace(await sdkSpans("GET /kept")), 3);
+  });
+
+  it("drops an SDK transaction by release or address, counting the transaction and its spans", async () => {
+    const send = async () => {
+      const { body } = readdressedEnvelope("telemetry/node-transaction-task", { publicKey: server.publicKey });
+      const response = await fetch(`${server.baseUrl}/api/${server.projectId}/envelope/?sentry_key=${server.publicKey}&sentry_version=7`, { method: "POST", body: new Uint8Array(body) });
+      await response.arrayBuffer();
+      assert.equal(response.status, 200);
+      const transaction = JSON.parse(body.toString("latin1").split("\n")[2]!) as { release: string; spans: unknown[] };
+      return { release: transaction.release, spans: transaction.spans.length + 1 };
+    };
+    await filters({ options: { "filters:releases": "periscope-fixtures@*" } });
+    const [transactions, spans] = [await filtered("release-version", "transaction"), await filtered("release-version", "span")];
+    const sent = await send();
+    assert.equal(sent.release, "periscope-fixtures@1.0.0");
+    assert.equal(await filtered("release-version", "transaction"), transactions + 1);
+    assert.equal(await filtered("release-version", "span"), spans + sent.spans);
+    await filters({ options: { "filters:blacklisted_ips": "127.0.0.0/8" } });
+    const byIp = await filtered("ip-address", "transaction");
+    await send();
+    assert.equal(await filtered("ip-address", "transaction"), byIp + 1);
   });
 });

@@ -2,17 +2,12 @@
 
 import { revalidatePath } from "next/cache";
 import type { ActionState } from "@/app/_lib/action-state";
+import { privacyFormInput } from "@/app/_lib/privacy-form";
 import { runAction } from "@/app/_lib/run-action";
 import { actionAccess } from "@/app/_lib/session";
 import { getRuntime } from "@/src/runtime";
 import { updateProjectPrivacy } from "@/src/services/privacy/settings";
 import { loadWorkspace } from "@/src/services/ui/workspace";
-
-const lines = (value: FormDataEntryValue | null) =>
-  String(value ?? "")
-    .split(/[\n,]/)
-    .map((line) => line.trim())
-    .filter((line) => line !== "");
 
 /**
  * Saves the project's data scrubbing settings through the service (project:write, validated rules,
@@ -24,14 +19,7 @@ export async function savePrivacyAction(organizationSlug: string, projectSlug: s
     const { access, actor } = await actionAccess(organizationSlug, "project:write");
     const { project } = await loadWorkspace(runtime.storage, access, projectSlug);
     if (!project) return { error: "project not found" };
-    await updateProjectPrivacy(runtime.storage, actor, project, {
-      dataScrubber: form.get("dataScrubber") === "on",
-      dataScrubberDefaults: form.get("dataScrubberDefaults") === "on",
-      scrubIPAddresses: form.get("scrubIPAddresses") === "on",
-      sensitiveFields: lines(form.get("sensitiveFields")),
-      safeFields: lines(form.get("safeFields")),
-      relayPiiConfig: String(form.get("relayPiiConfig") ?? ""),
-    });
+    await updateProjectPrivacy(runtime.storage, actor, project, privacyFormInput(form));
     runtime.invalidateKeys();
     revalidatePath(`/settings/${access.organization.slug}/projects/${project.slug}/security`);
     return { message: "Data scrubbing settings saved. They apply to events received from now on." };
