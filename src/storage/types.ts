@@ -100,6 +100,9 @@ export interface EventRepo {
   latestForIssue(issueId: string): Promise<StoredEvent | null>;
   oldestForIssue(issueId: string): Promise<StoredEvent | null>;
   neighbours(issueId: string, eventId: string): Promise<EventNeighbours>;
+  // Performance (issue 36): the errors captured inside a trace.
+  /** Events of these projects whose contexts.trace names `traceId` (lower-case hex), oldest first, at most `limit`. */
+  ofTrace(projectIds: string[], traceId: string, limit: number): Promise<StoredEvent[]>;
 }
 
 export interface IngestStore {

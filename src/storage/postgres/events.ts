@@ -1,7 +1,7 @@
 import { decodeCursor, encodeCursor } from "../cursor";
 import { toEvent, type EventRow } from "../rows";
 import type { EventRepo } from "../types";
-import { isId, type PgDb } from "./db";
+import { idsOf, isId, type PgDb } from "./db";
 
 
 /**
@@ -65,6 +65,13 @@ export function postgresEvents(db: PgDb): EventRepo {
         [Number(issueId), eventId],
       );
       return { previousEventId: row?.previous ?? null, nextEventId: row?.next ?? null };
+    },
+    async ofTrace(projectIds, traceId, limit) {
+      const rows = await db.query<EventRow>(
+        `SELECT * FROM events WHERE trace_id = $1 AND project_id = ANY($2::bigint[]) ORDER BY timestamp, event_id LIMIT $3`,
+        [traceId, idsOf(projectIds), limit],
+      );
+      return rows.map(toEvent);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { HOUR_MS, IssueDeltas, OutcomeSums } from "../issue-deltas";
 import { asRead, readSpanContainers } from "../../items/span-containers";
+import { eventTraceOf } from "../../processing/trace-context";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { columnArrays, sortedBy, unnestInsert } from "./bulk";
 import type { PgDb, Queryable } from "./db";
@@ -158,7 +159,7 @@ async function writeEvents(tx: Queryable, records: IngestRecord[], results: Inge
     await tx.query(
       unnestInsert("events", [
         ["project_id", "bigint"], ["event_id", "text"], ["issue_id", "bigint"], ["grouping_hash", "text"], ["timestamp", "bigint"],
-        ["received", "bigint"], ["payload", "text"],
+        ["received", "bigint"], ["payload", "text"], ["trace_id", "text"],
       ]),
       columnArrays(
         stored.map(({ record }) => {
@@ -166,9 +167,10 @@ async function writeEvents(tx: Queryable, records: IngestRecord[], results: Inge
           return [
             projectId, record.event.event_id, Number(issueOf.get(key(projectId, record.grouping.config, record.grouping.hash))),
             record.grouping.hash, Math.round(record.event.timestamp * 1000), Math.round(record.event.received * 1000), record.payload,
+            eventTraceOf(record.event.contexts)?.traceId ?? null,
           ];
         }),
-        7,
+        8,
       ),
     );
   }

@@ -5,6 +5,7 @@
  * and strings, which structured clone copies cheaply, instead of whole event trees.
  */
 import type { Level } from "../../processing/types";
+import { eventTraceOf } from "../../processing/trace-context";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
 import { outcomeCounterOf } from "../issue-deltas";
 import type { IngestRecord, IngestRecordResult, ReadIngestRecord, SpanContainerRecord } from "../types";
@@ -22,6 +23,8 @@ export interface EventCommit {
   /** The event's tags as one string (encodeTags): structured clone copies one string far faster than a dozen pairs. */
   tags: string;
   userKey: string | null;
+  /** The trace the event was captured in (contexts.trace), so a trace lists its errors. */
+  traceId: string | null;
   /**
    * The stored form (src/processing/stored-event.ts) as text. The commit deflates it when large
    * (../stored-payload.ts): with the commit thread, that thread is the less busy of the two at capacity.
@@ -132,6 +135,7 @@ export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
         release: event.release ?? null,
         tags: encodeTags(event.tags),
         userKey: record.userKey,
+        traceId: eventTraceOf(event.contexts)?.traceId ?? null,
         payload: record.payload,
         grouping: {
           config: grouping.config,
