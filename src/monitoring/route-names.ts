@@ -17,6 +17,11 @@ export const ROUTE_PATTERNS = [
   "/organizations/:org/releases",
   "/organizations/:org/releases/:version",
   "/organizations/:org/stats",
+  // Performance (issue 36)
+  "/organizations/:org/performance",
+  "/organizations/:org/performance/summary",
+  "/organizations/:org/performance/vitals",
+  "/organizations/:org/traces/:traceId",
   "/settings/:org",
   "/settings/:org/audit-log",
   "/settings/:org/members",
