@@ -51,6 +51,13 @@ export function postgresIngest(db: PgDb, concurrentCommits: number): IngestStore
 }
 
 /** The day partitions a batch writes into, as far as the records tell (session states add theirs later). */
+/** A span's day, in the spans and in the performance samples made from them (ADR 0022). */
+function addSpanDay(needs: PartitionNeeds, end: number): void {
+  needs.add("spans", end);
+  needs.add("segment_samples", end);
+  needs.add("vital_samples", end);
+}
+
 export function partitionNeeds(records: IngestRecord[]): PartitionNeeds {
   const needs = new PartitionNeeds();
   for (const record of records) {
@@ -63,10 +70,10 @@ export function partitionNeeds(records: IngestRecord[]): PartitionNeeds {
         break;
       case "transaction":
         needs.add("transactions", Math.round(record.transaction.received * 1000));
-        for (const span of record.spans) needs.add("spans", span.end);
+        for (const span of record.spans) addSpanDay(needs, span.end);
         break;
       case "span":
-        needs.add("spans", record.span.end);
+        addSpanDay(needs, record.span.end);
         break;
       case "session_update":
         needs.add("session_counts", record.update.started);

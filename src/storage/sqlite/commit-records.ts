@@ -8,6 +8,7 @@ import type { Level } from "../../processing/types";
 import { eventTraceOf } from "../../processing/trace-context";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
 import { outcomeCounterOf } from "../issue-deltas";
+import { addPerfSamples, noSamples, type PerfSamples } from "../perf-samples";
 import type { IngestRecord, IngestRecordResult, ReadIngestRecord, SpanContainerRecord } from "../types";
 
 export interface EventCommit {
@@ -57,12 +58,14 @@ export interface SpanGroupCommit {
   /** JSON arrays of the segments' and the other spans' SpanData, ordered by end; null for none. */
   segments: string | null;
   spans: string | null;
+  /** The performance samples of the row's spans (ADR 0022), written when the row is new. */
+  samples: PerfSamples;
 }
 
 export type CommitRecord =
   | EventCommit
-  | { kind: "transaction"; row: TransactionRow; spans: SpanRow[] }
-  | { kind: "span"; row: SpanRow }
+  | { kind: "transaction"; row: TransactionRow; spans: SpanRow[]; samples: PerfSamples }
+  | { kind: "span"; row: SpanRow; samples: PerfSamples }
   | SpanGroupCommit
   | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>;
 
@@ -154,10 +157,13 @@ export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
         kind: "transaction",
         row: transactionRowOf(projectId, record.transaction),
         spans: record.spans.map((span) => spanRowOf(projectId, span)),
+        samples: addPerfSamples(noSamples(), projectId, record.spans),
       };
     }
-    case "span":
-      return { kind: "span", row: spanRowOf(Number(record.projectId), record.span) };
+    case "span": {
+      const projectId = Number(record.projectId);
+      return { kind: "span", row: spanRowOf(projectId, record.span), samples: addPerfSamples(noSamples(), projectId, [record.span]) };
+    }
     default:
       return record;
   }
