@@ -10,7 +10,7 @@ import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
 // Performance (issue 36)
-import { traceContract } from "../contract/trace-suite";
+import { performanceContract } from "../contract/performance-suite";
 import { createPostgresStorage } from "../../src/storage/postgres";
 import { PARTITIONED_TABLES } from "../../src/storage/postgres/partitions";
 import type { Storage } from "../../src/storage/types";
@@ -37,7 +37,7 @@ if (await postgresForTests("storage contract: postgres")) {
   storageContract("postgres", postgres);
   telemetryContract("postgres", postgres);
   spanContract("postgres", postgres);
-  traceContract("postgres", postgres);
+  performanceContract("postgres", postgres);
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);

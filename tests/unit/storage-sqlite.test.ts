@@ -14,7 +14,7 @@ import { storageContract, type EngineFactory } from "../contract/suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
 // Performance (issue 36)
-import { traceContract } from "../contract/trace-suite";
+import { performanceContract } from "../contract/performance-suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import type { SqliteTopology } from "../../src/config";
@@ -45,7 +45,7 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   storageContract(name, sqlite(commitThread));
   telemetryContract(name, sqlite(commitThread));
   spanContract(name, sqlite(commitThread));
-  traceContract(name, sqlite(commitThread));
+  performanceContract(name, sqlite(commitThread));
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
   releaseContract(name, sqlite(commitThread));

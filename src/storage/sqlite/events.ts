@@ -51,6 +51,11 @@ export function sqliteEvents(db: Db): EventRepo {
     `SELECT * FROM events WHERE trace_id = ? AND project_id IN (SELECT value FROM json_each(?))
      ORDER BY timestamp, event_id LIMIT ?`,
   );
+  const issuesOfTraces = db.prepare<[string, string], { issue_id: number; events: number }>(
+    `SELECT issue_id, COUNT(*) AS events FROM events
+     WHERE trace_id IN (SELECT value FROM json_each(?)) AND project_id IN (SELECT value FROM json_each(?))
+     GROUP BY issue_id ORDER BY events DESC, issue_id LIMIT 100`,
+  );
   const older = db.prepare<[Position & { limit: number }], { event_id: string }>(neighbour("newest"));
   const newer = db.prepare<[Position & { limit: number }], { event_id: string }>(neighbour("oldest"));
 
@@ -89,6 +94,11 @@ export function sqliteEvents(db: Db): EventRepo {
         previousEventId: older.get(from)?.event_id ?? null,
         nextEventId: newer.get(from)?.event_id ?? null,
       };
+    },
+    async issuesOfTraces(projectIds, traceIds) {
+      if (traceIds.length === 0) return [];
+      return issuesOfTraces.all(JSON.stringify(traceIds), JSON.stringify(projectIds.map(Number)))
+        .map((row) => ({ issueId: String(row.issue_id), events: row.events }));
     },
     async ofTrace(projectIds, traceId, limit) {
       return ofTrace.all(traceId, JSON.stringify(projectIds.map(Number)), limit).map(toEvent);

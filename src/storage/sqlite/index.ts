@@ -1,3 +1,4 @@
+import { sqlitePerformance } from "./performance";
 import path from "node:path";
 import { memoryKeyRates } from "../app/key-rates";
 import { appData } from "../app";
@@ -61,6 +62,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     sessions: sqliteSessions(db),
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
+    performance: sqlitePerformance(db),
     retention: sqliteRetention(db),
     accounts: app.accounts,
     releases: app.releases,
