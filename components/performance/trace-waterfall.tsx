@@ -2,12 +2,11 @@
 
 import Link from "next/link";
 import { useMemo, useState } from "react";
+import { formatDuration } from "./format-duration";
 import type { TraceRow, TraceRows } from "./trace-rows";
 
 const PROJECT_COLORS = ["#6366f1", "#0891b2", "#d97706", "#16a34a", "#db2777", "#7c3aed", "#0d9488", "#dc2626"];
 
-export const formatDuration = (ms: number) =>
-  ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(2)} ms`;
 
 const failed = (status: string | null) => status !== null && status !== "ok" && status !== "unknown";
 
