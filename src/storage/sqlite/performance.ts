@@ -28,22 +28,21 @@ const FILTERS = `AND (@environment IS NULL OR environment = @environment) AND (@
  * percentiles as percentile_cont computes them on PostgreSQL.
  */
 export function sqlitePerformance(db: Db): PerformanceRepo {
-  const byTime = db.prepare<[Params], SampleRow>(
-    `SELECT * FROM segment_samples WHERE project_id = @projectId AND end_ts >= @start AND end_ts < @end ${FILTERS}
-       AND (@name IS NULL OR name = @name)`,
-  );
-  const byName = db.prepare<[Params], SampleRow>(
-    `SELECT * FROM segment_samples WHERE project_id = @projectId AND name = @name AND end_ts >= @start AND end_ts < @end ${FILTERS}`,
-  );
-  // Only what the list needs, from the covering path when no filter needs other columns.
-  const slowest = db.prepare<[Params & { limit: number }], SampleRow>(
-    `SELECT * FROM segment_samples WHERE project_id = @projectId AND (@name IS NULL OR name = @name) AND end_ts >= @start AND end_ts < @end ${FILTERS}
-     ORDER BY duration DESC LIMIT @limit`,
-  );
-  const recent = db.prepare<[Params & { limit: number }], { trace_id: string; end_ts: number }>(
-    `SELECT trace_id, end_ts FROM segment_samples WHERE project_id = @projectId AND (@name IS NULL OR name = @name) AND end_ts >= @start AND end_ts < @end ${FILTERS}
-     ORDER BY end_ts DESC LIMIT @limit`,
-  );
+  // Every read in two forms: a window of the project (the primary key) or of one transaction, through
+  // the name index by name (without statistics SQLite would take the key and filter the whole window).
+  const select = (columns: string, tail = "") => ({
+    all: db.prepare<[Params & { limit: number }], SampleRow>(
+      `SELECT ${columns} FROM segment_samples WHERE project_id = @projectId AND end_ts >= @start AND end_ts < @end ${FILTERS} ${tail}`,
+    ),
+    named: db.prepare<[Params & { limit: number }], SampleRow>(
+      `SELECT ${columns} FROM segment_samples INDEXED BY segment_samples_name
+       WHERE project_id = @projectId AND name = @name AND end_ts >= @start AND end_ts < @end ${FILTERS} ${tail}`,
+    ),
+  });
+  const rows = select("*");
+  const slowest = select("*", "ORDER BY duration DESC LIMIT @limit");
+  const recent = select("trace_id, end_ts", "ORDER BY end_ts DESC LIMIT @limit");
+  const which = <T>(pair: { all: T; named: T }, query: PerfQuery) => (query.name === undefined ? pair.all : pair.named);
   const vitalsOf = db.prepare<[Params & { vital: string }], { page: string; value: number; end_ts: number }>(
     `SELECT page, value, end_ts FROM vital_samples WHERE project_id = @projectId AND vital = @vital AND end_ts >= @start AND end_ts < @end ${FILTERS}
        AND (@name IS NULL OR page = @name)`,
@@ -54,9 +53,7 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
     environment: query.environment ?? null, release: query.release ?? null, name: query.name ?? null,
   });
   function* samples(query: PerfQuery): Generator<SampleRow> {
-    for (const projectId of query.projectIds) {
-      yield* (query.name === undefined ? byTime : byName).iterate(paramsOf(query, projectId));
-    }
+    for (const projectId of query.projectIds) yield* which(rows, query).iterate({ ...paramsOf(query, projectId), limit: -1 });
   }
 
   return {
@@ -103,12 +100,12 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
       return counts;
     },
     async slowest(query, limit) {
-      const rows = query.projectIds.flatMap((projectId) => slowest.all({ ...paramsOf(query, projectId), limit }));
-      return rows.sort((a, b) => b.duration - a.duration).slice(0, limit).map(toSample);
+      const found = query.projectIds.flatMap((projectId) => which(slowest, query).all({ ...paramsOf(query, projectId), limit }));
+      return found.sort((a, b) => b.duration - a.duration).slice(0, limit).map(toSample);
     },
     async recentTraces(query, limit) {
-      const rows = query.projectIds.flatMap((projectId) => recent.all({ ...paramsOf(query, projectId), limit }));
-      return [...new Set(rows.sort((a, b) => b.end_ts - a.end_ts).map((row) => row.trace_id))].slice(0, limit);
+      const found = query.projectIds.flatMap((projectId) => which(recent, query).all({ ...paramsOf(query, projectId), limit }));
+      return [...new Set(found.sort((a, b) => b.end_ts - a.end_ts).map((row) => row.trace_id))].slice(0, limit);
     },
     async vitals(query) {
       const out: VitalStats[] = [];
