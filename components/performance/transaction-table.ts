@@ -41,7 +41,7 @@ type Condition = (row: TransactionRow) => boolean;
 export function parseFilter(query: string): { ok: true; conditions: Condition[] } | { ok: false; message: string } {
   const conditions: Condition[] = [];
   for (const token of query.trim().split(/\s+/).filter(Boolean)) {
-    const match = /^([a-z_]+):(.*)$/.exec(token);
+    const match = /^([a-z][a-z0-9_]*):(.*)$/.exec(token);
     if (!match) {
       const text = token.toLowerCase();
       conditions.push((row) => row.name.toLowerCase().includes(text));
