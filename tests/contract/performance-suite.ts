@@ -138,6 +138,10 @@ export function performanceContract(engine: string, factory: EngineFactory): voi
       assert.equal((await storage.performance.transactions({ ...query, release: "web@1" }))[0]?.count, 3);
       assert.deepEqual(await storage.performance.transactions({ ...query, environment: "staging" }), []);
       const series = await storage.performance.series({ ...query, name: "GET /orders" }, 60_000);
+      // The overview is both reads in one.
+      const overview = await storage.performance.overview(query, 60_000);
+      assert.deepEqual(overview.stats.sort((a, b) => a.name.localeCompare(b.name)), stats);
+      assert.deepEqual(overview.series, await storage.performance.series(query, 60_000));
       assert.equal(series.reduce((sum, point) => sum + point.count, 0), 10);
       assert.equal(series.reduce((sum, point) => sum + point.failures, 0), 2);
       const histogram = await storage.performance.histogram({ ...query, name: "GET /orders" }, 50, 4);
@@ -160,6 +164,10 @@ export function performanceContract(engine: string, factory: EngineFactory): voi
       // 0, 0.1 good; 0.2 needs improvement; 0.3, 0.4 poor (0.1 + 0.2 in floating point is not the point here).
       assert.deepEqual([cls?.good, cls?.needsImprovement, cls?.poor], [2, 1, 2]);
       const trend = await storage.performance.vitalSeries({ projectIds: [project.id], start: NOW - 3_600_000, end: NOW + 1 }, 3_600_000);
+      const overview = await storage.performance.vitalsOverview({ projectIds: [project.id], start: NOW - 3_600_000, end: NOW + 1 }, 3_600_000);
+      const byKey = (rows: { vital: string; page: string }[]) => [...rows].sort((a, b) => `${a.vital}${a.page}`.localeCompare(`${b.vital}${b.page}`));
+      assert.deepEqual(byKey(overview.stats), byKey(vitals));
+      assert.deepEqual(overview.series.map((p) => [p.vital, p.count, p.p75]).sort(), trend.map((p) => [p.vital, p.count, p.p75]).sort());
       assert.deepEqual(trend.filter((point) => point.vital === "lcp").map((point) => point.count), [5]);
     });
 

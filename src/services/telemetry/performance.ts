@@ -66,8 +66,8 @@ function seriesOf(points: PerfSeriesPoint[], window: PerfWindow, interval: numbe
 export async function transactionsReport(storage: Storage, projects: Project[], window: PerfWindow, interval: number): Promise<{ rows: TransactionRow[]; series: PerfSeries }> {
   if (projects.length === 0) return { rows: [], series: seriesOf([], window, interval) };
   const query = queryOf(projects, window);
-  const [stats, points] = await Promise.all([storage.performance.transactions(query), storage.performance.series(query, interval)]);
-  return { rows: stats.map((row) => withRates(row, window)), series: seriesOf(points, window, interval) };
+  const { stats, series } = await storage.performance.overview(query, interval);
+  return { rows: stats.map((row) => withRates(row, window)), series: seriesOf(series, window, interval) };
 }
 
 export interface SpanOpTime {
@@ -110,9 +110,8 @@ export async function transactionSummary(storage: Storage, projects: Project[], 
   const query = queryOf(projects, window, name);
   const empty = { stats: null, series: seriesOf([], window, interval), histogram: { width: 1, counts: [] }, slowest: [], spanOps: [], spanOpsFrom: 0, relatedIssues: [] };
   if (projects.length === 0) return empty;
-  const [stats, points, slowest, traces] = await Promise.all([
-    storage.performance.transactions(query),
-    storage.performance.series(query, interval),
+  const [{ stats, series: points }, slowest, traces] = await Promise.all([
+    storage.performance.overview(query, interval),
     storage.performance.slowest(query, 10),
     storage.performance.recentTraces(query, RELATED_TRACES),
   ]);
@@ -230,7 +229,7 @@ export async function webVitalsReport(storage: Storage, projects: Project[], win
   const emptyTrend = Object.fromEntries(WEB_VITAL_ORDER.map((vital) => [vital, x.map(() => null)])) as Record<WebVitalName, (number | null)[]>;
   if (projects.length === 0) return { pages: [], overall: {}, trend: { x, interval, p75: emptyTrend } };
   const query = queryOf(projects, window, page);
-  const [stats, points]: [VitalStats[], VitalSeriesPoint[]] = await Promise.all([storage.performance.vitals(query), storage.performance.vitalSeries(query, interval)]);
+  const { stats, series: points }: { stats: VitalStats[]; series: VitalSeriesPoint[] } = await storage.performance.vitalsOverview(query, interval);
   const pages = new Map<string, VitalPage>();
   const overall: WebVitalsReport["overall"] = {};
   for (const row of stats) {

@@ -18,7 +18,15 @@ const PERCENTILES = "percentile_cont(ARRAY[0.5, 0.75, 0.95, 0.99]::float8[]) WIT
 
 /** The performance reads on PostgreSQL (ADR 0022): aggregated by the database over the day partitions of the samples. */
 export function postgresPerformance(db: PgDb): PerformanceRepo {
-  return {
+  const repo: PerformanceRepo = {
+    async overview(query, interval) {
+      const [stats, series] = await Promise.all([repo.transactions(query), repo.series(query, interval)]);
+      return { stats, series };
+    },
+    async vitalsOverview(query, interval) {
+      const [stats, series] = await Promise.all([repo.vitals(query), repo.vitalSeries(query, interval)]);
+      return { stats, series };
+    },
     async transactions(query) {
       const { where, params } = whereOf(query, "name");
       const rows = await db.query<{ project_id: number; name: string; op: string; count: number; failures: number; q: number[]; total: number; last: number }>(
@@ -96,6 +104,7 @@ export function postgresPerformance(db: PgDb): PerformanceRepo {
       return rows;
     },
   };
+  return repo;
 }
 
 interface SampleRow {

@@ -48,6 +48,25 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
        AND (@name IS NULL OR page = @name)`,
   );
 
+  // The overviews read only what they aggregate, as arrays: at 80,000 samples a window, making an
+  // object of every row's eleven columns was most of the time.
+  type Narrow = [projectId: number, name: string, op: string, duration: number, failed: number, end: number];
+  const narrow = {
+    all: db.prepare<[Params], Narrow>(
+      `SELECT project_id, name, op, duration, failed, end_ts FROM segment_samples
+       WHERE project_id = @projectId AND end_ts >= @start AND end_ts < @end ${FILTERS}`,
+    ).raw(true),
+    named: db.prepare<[Params], Narrow>(
+      `SELECT project_id, name, op, duration, failed, end_ts FROM segment_samples INDEXED BY segment_samples_name
+       WHERE project_id = @projectId AND name = @name AND end_ts >= @start AND end_ts < @end ${FILTERS}`,
+    ).raw(true),
+  };
+  type NarrowVital = [vital: WebVitalName, page: string, value: number, end: number];
+  const narrowVitals = db.prepare<[Params], NarrowVital>(
+    `SELECT vital, page, value, end_ts FROM vital_samples WHERE project_id = @projectId AND vital IN ('lcp', 'inp', 'cls', 'fcp', 'ttfb')
+       AND end_ts >= @start AND end_ts < @end ${FILTERS} AND (@name IS NULL OR page = @name)`,
+  ).raw(true);
+
   const paramsOf = (query: PerfQuery, projectId: string): Params => ({
     projectId: Number(projectId), start: query.start, end: query.end,
     environment: query.environment ?? null, release: query.release ?? null, name: query.name ?? null,
@@ -57,6 +76,77 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
   }
 
   return {
+    async overview(query, interval) {
+      type Group = { projectId: number; name: string; op: string; last: number; durations: number[]; failures: number; total: number };
+      const groups = new Map<string, Group>();
+      const slots = new Map<number, { durations: number[]; failures: number }>();
+      for (const projectId of query.projectIds) {
+        for (const [project, name, op, duration, failed, end] of which(narrow, query).iterate(paramsOf(query, projectId))) {
+          const key = `${project}\u0000${name}`;
+          let group = groups.get(key);
+          if (!group) groups.set(key, (group = { projectId: project, name, op, last: end, durations: [], failures: 0, total: 0 }));
+          group.durations.push(duration);
+          group.failures += failed;
+          group.total += duration;
+          if (end >= group.last) {
+            group.last = end;
+            group.op = op;
+          }
+          const slot = query.start + Math.floor((end - query.start) / interval) * interval;
+          let at = slots.get(slot);
+          if (!at) slots.set(slot, (at = { durations: [], failures: 0 }));
+          at.durations.push(duration);
+          at.failures += failed;
+        }
+      }
+      const stats = [...groups.values()].map((group): TransactionStats => {
+        const sorted = sortedDurations(group.durations);
+        return {
+          projectId: String(group.projectId), name: group.name, op: group.op, count: sorted.length, failures: group.failures,
+          p50: percentileOf(sorted, 0.5), p75: percentileOf(sorted, 0.75), p95: percentileOf(sorted, 0.95), p99: percentileOf(sorted, 0.99),
+          total: group.total, lastSeen: group.last,
+        };
+      });
+      const series = [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([slot, at]): PerfSeriesPoint => {
+        const sorted = sortedDurations(at.durations);
+        return { slot, count: sorted.length, failures: at.failures, p50: percentileOf(sorted, 0.5), p95: percentileOf(sorted, 0.95) };
+      });
+      return { stats, series };
+    },
+    async vitalsOverview(query, interval) {
+      const pages = new Map<string, { page: string; vital: WebVitalName; values: number[] }>();
+      const slots = new Map<string, { slot: number; vital: WebVitalName; values: number[] }>();
+      for (const projectId of query.projectIds) {
+        for (const [vital, page, value, end] of narrowVitals.iterate(paramsOf(query, projectId))) {
+          const pageKey = `${vital}\u0000${page}`;
+          const atPage = pages.get(pageKey);
+          if (atPage) atPage.values.push(value);
+          else pages.set(pageKey, { page, vital, values: [value] });
+          const slot = query.start + Math.floor((end - query.start) / interval) * interval;
+          const slotKey = `${vital}\u0000${slot}`;
+          const atSlot = slots.get(slotKey);
+          if (atSlot) atSlot.values.push(value);
+          else slots.set(slotKey, { slot, vital, values: [value] });
+        }
+      }
+      const stats = [...pages.values()].map(({ page, vital, values }): VitalStats => {
+        const { good, poor } = VITAL_THRESHOLDS[vital];
+        let goodCount = 0;
+        let poorCount = 0;
+        for (const value of values) {
+          if (value <= good) goodCount++;
+          else if (value > poor) poorCount++;
+        }
+        return {
+          page, vital, count: values.length, p75: percentileOf(sortedDurations(values), 0.75), good: goodCount, poor: poorCount,
+          needsImprovement: values.length - goodCount - poorCount,
+        };
+      });
+      const series = [...slots.values()]
+        .sort((a, b) => a.slot - b.slot || a.vital.localeCompare(b.vital))
+        .map(({ slot, vital, values }): VitalSeriesPoint => ({ slot, vital, p75: percentileOf(sortedDurations(values), 0.75), count: values.length }));
+      return { stats, series };
+    },
     async transactions(query) {
       const groups = new Map<string, { projectId: number; name: string; op: string; last: number; durations: number[]; failures: number; total: number }>();
       for (const row of samples(query)) {
