@@ -94,7 +94,7 @@ const sum = <T>(rows: T[], of: (row: T) => number) => rows.reduce((total, row) =
 
 const HISTOGRAM_BUCKETS = 20;
 /** Span operations come from this many of the transaction's most recent child spans. */
-const SPAN_OPS_SAMPLE = 2000;
+const SPAN_OPS_SAMPLE = 500;
 /** Related issues are looked for in this many of the most recent traces. */
 const RELATED_TRACES = 200;
 
