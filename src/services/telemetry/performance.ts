@@ -85,7 +85,7 @@ export interface TransactionSummary {
   histogram: { width: number; counts: number[] };
   slowest: SegmentSampleRow[];
   spanOps: SpanOpTime[];
-  /** How many child spans the span operations were computed from (the most recent ones). */
+  /** How many spans the span operations were computed from (those of the most recent traces). */
   spanOpsFrom: number;
   relatedIssues: { issue: Issue; events: number }[];
 }
@@ -93,8 +93,8 @@ export interface TransactionSummary {
 const sum = <T>(rows: T[], of: (row: T) => number) => rows.reduce((total, row) => total + of(row), 0);
 
 const HISTOGRAM_BUCKETS = 20;
-/** Span operations come from this many of the transaction's most recent child spans. */
-const SPAN_OPS_SAMPLE = 500;
+/** Span operations come from the spans of this many of the transaction's most recent traces (each read by its key). */
+const SPAN_OPS_TRACES = 25;
 /** Related issues are looked for in this many of the most recent traces. */
 const RELATED_TRACES = 200;
 
@@ -124,9 +124,11 @@ export async function transactionSummary(storage: Storage, projects: Project[], 
   };
   const width = histogramWidth(merged.p99, HISTOGRAM_BUCKETS);
   const projectIds = projects.map((project) => project.id);
-  const [counts, spans, issueCounts] = await Promise.all([
+  // A trace's spans come by its key, fast on both engines at any volume; a list filtered by the
+  // transaction's name walked the project's spans newest first (≈ 300 ms on PostgreSQL at 200,000).
+  const [counts, traceSpans, issueCounts] = await Promise.all([
     storage.performance.histogram(query, width, HISTOGRAM_BUCKETS),
-    storage.spans.list({ projectIds, segmentName: name, isSegment: false, limit: SPAN_OPS_SAMPLE }),
+    Promise.all(traces.slice(0, SPAN_OPS_TRACES).map((traceId) => storage.spans.trace(projectIds, traceId))),
     storage.events.issuesOfTraces(projectIds, traces),
   ]);
   const relatedIssues: { issue: Issue; events: number }[] = [];
@@ -134,7 +136,7 @@ export async function transactionSummary(storage: Storage, projects: Project[], 
     const issue = await storage.issues.getById(issueId);
     if (issue && projectIds.includes(issue.projectId)) relatedIssues.push({ issue, events });
   }
-  const inWindow = spans.items.filter((span) => span.end >= window.start && span.end < window.end);
+  const inWindow = traceSpans.flat().filter((span) => span.segmentName === name);
   return {
     stats: withRates(merged, window), series: seriesOf(points, window, interval), histogram: { width, counts }, slowest,
     spanOps: spanOpTimes(inWindow), spanOpsFrom: inWindow.length, relatedIssues,

@@ -138,7 +138,7 @@ export default async function TransactionSummaryPage({ params, searchParams }: {
                 </table>
               </Card>
             </Section>
-            <Section title="Span operations by self time" id="span-ops" aside={<span className="text-xs text-subtle">from the {summary.spanOpsFrom} most recent spans</span>}>
+            <Section title="Span operations by self time" id="span-ops" aside={<span className="text-xs text-subtle">from {summary.spanOpsFrom} spans of its most recent traces</span>}>
               <Card className="overflow-x-auto">
                 {summary.spanOps.length === 0 ? (
                   <EmptyState title="No child spans of this transaction in the time range" />
