@@ -35,6 +35,13 @@ export const NAV_SECTIONS = [
     href: (organization, project) => `/organizations/${organization.slug}/releases${projectQuery(project)}`,
     icon: <path d="M4 7.5 12 3l8 4.5v9L12 21l-8-4.5v-9Zm0 0 8 4.5m0 0 8-4.5M12 12v9" />,
   },
+  // Performance (issue 36): transactions, traces, web vitals.
+  {
+    id: "performance",
+    label: "Performance",
+    href: (organization, project) => `/organizations/${organization.slug}/performance${projectQuery(project)}`,
+    icon: <path d="M4 18a8 8 0 1 1 16 0M12 18l4-6" />,
+  },
   // Cron monitors and user feedback.
   {
     id: "crons",

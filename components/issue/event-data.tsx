@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { EventRequest, EventUser, LogEntry, NormalizedEvent, SdkInfo } from "@/src/processing/types";
 import type { ScrubbedValue } from "@/src/processing/scrub/meta";
 import { formatValue } from "../format";
@@ -55,7 +56,7 @@ const contextTitles: Record<string, string> = {
 };
 
 /** browser / os / runtime / device / trace ... one card each, their fields as a table. */
-export function Contexts({ contexts }: { contexts: NormalizedEvent["contexts"] }) {
+export function Contexts({ contexts, traceHref }: { contexts: NormalizedEvent["contexts"]; traceHref?: (traceId: string) => string }) {
   const entries = Object.entries(contexts).filter(([, value]) => Object.keys(value).length > 0);
   return (
     <div className="grid gap-3 md:grid-cols-2">
@@ -64,11 +65,23 @@ export function Contexts({ contexts }: { contexts: NormalizedEvent["contexts"] }
           <h3 className="border-b border-line bg-surface-2 px-3 py-1.5 text-xs font-semibold">
             {(Object.hasOwn(contextTitles, key) ? contextTitles[key] : undefined) ?? key}
           </h3>
-          <KeyValueTable rows={Object.entries(value).filter(([field]) => field !== "type").map(([field, v]) => [field, formatValue(v)])} />
+          <KeyValueTable rows={Object.entries(value).filter(([field]) => field !== "type").map(([field, v]) => [field, contextValue(key, field, v, traceHref)])} />
         </Card>
       ))}
     </div>
   );
+}
+
+/** A context field's value; the trace context's trace id opens the trace view. */
+function contextValue(context: string, field: string, value: unknown, traceHref: ((traceId: string) => string) | undefined): ReactNode {
+  if (context === "trace" && field === "trace_id" && traceHref && typeof value === "string" && /^[0-9a-f]{32}$/.test(value)) {
+    return (
+      <Link href={traceHref(value)} className="text-accent hover:underline" data-testid="context-trace-link">
+        {value}
+      </Link>
+    );
+  }
+  return formatValue(value);
 }
 
 export function UserInfo({ user }: { user: EventUser }) {

@@ -9,6 +9,8 @@ import { Breadcrumbs } from "./breadcrumbs";
 import { scrubbedValues } from "@/src/processing/scrub/meta";
 import { Contexts, EventTags, ExtraData, MessageBlock, RawJson, RequestInfo, ScrubbingNote, SdkBlock, UserInfo } from "./event-data";
 import { ExceptionChain } from "./exception-chain";
+import { traceHref } from "../performance/links";
+import { eventTraceOf } from "@/src/processing/trace-context";
 import { TagDistributionList } from "./tag-distribution";
 
 /** The "Details" tab: one event of the issue with paging, and the issue's tag distribution aside. */
@@ -22,7 +24,7 @@ export function EventView({ view, organizationSlug, now }: { view: IssueEventVie
         {event ? (
           <>
             <EventNavigation view={view} event={event} organizationSlug={organizationSlug} now={now} />
-            <EventBody event={event} filterHref={filterHref} />
+            <EventBody event={event} filterHref={filterHref} organizationSlug={organizationSlug} />
           </>
         ) : (
           <Card>
@@ -83,6 +85,7 @@ function EventNavigation({ view, event, organizationSlug, now }: { view: IssueEv
           <RelativeTime ms={event.timestamp} now={now} /> · {formatAbsolute(event.timestamp)}
           {event.payload.release ? <> · <span className="font-mono">{event.payload.release}</span></> : null}
           {event.payload.environment ? <> · {event.payload.environment}</> : null}
+          <EventTraceLink event={event} organizationSlug={organizationSlug} />
         </p>
       </div>
       <nav aria-label="Events of this issue" className="flex flex-wrap gap-1.5">
@@ -92,6 +95,20 @@ function EventNavigation({ view, event, organizationSlug, now }: { view: IssueEv
         {link(view.latestEventId, "Latest")}
       </nav>
     </div>
+  );
+}
+
+/** The trace the event was captured in, opening the trace view. */
+function EventTraceLink({ event, organizationSlug }: { event: StoredEvent; organizationSlug: string }) {
+  const trace = eventTraceOf(event.payload.contexts);
+  if (!trace) return null;
+  return (
+    <>
+      {" · trace "}
+      <Link href={traceHref(organizationSlug, trace.traceId)} className="font-mono text-accent hover:underline" data-testid="event-trace-link" title={trace.traceId}>
+        {trace.traceId.slice(0, 8)}
+      </Link>
+    </>
   );
 }
 
@@ -105,7 +122,7 @@ function TrimmedNote({ count, what }: { count: number | undefined; what: string 
   );
 }
 
-function EventBody({ event, filterHref }: { event: StoredEvent; filterHref: (key: string, value: string) => string }) {
+function EventBody({ event, filterHref, organizationSlug }: { event: StoredEvent; filterHref: (key: string, value: string) => string; organizationSlug: string }) {
   const payload = event.payload;
   const hasException = payload.exception.length > 0;
   const scrubbed = scrubbedValues(payload._meta);
@@ -145,7 +162,7 @@ function EventBody({ event, filterHref }: { event: StoredEvent; filterHref: (key
       ) : null}
       {Object.keys(payload.contexts).length > 0 ? (
         <Section title="Contexts" id="contexts">
-          <Contexts contexts={payload.contexts} />
+          <Contexts contexts={payload.contexts} traceHref={(traceId) => traceHref(organizationSlug, traceId)} />
         </Section>
       ) : null}
       {payload.extra && Object.keys(payload.extra).length > 0 ? (

@@ -86,6 +86,9 @@ const TABLES: TableCopy[] = [
     table: "spans", source: "all_spans", orderBy: "project_id, trace_id, span_id", partitionBy: { table: "spans", column: "end_ts" },
     distinctCount: "SELECT COUNT(*) AS n FROM (SELECT DISTINCT project_id, trace_id, span_id, end_ts FROM all_spans)",
   },
+  // Performance samples (ADR 0022)
+  { table: "segment_samples", orderBy: "project_id, end_ts, trace_id, span_id", partitionBy: { table: "segment_samples", column: "end_ts" } },
+  { table: "vital_samples", orderBy: "project_id, vital, end_ts, trace_id, span_id", partitionBy: { table: "vital_samples", column: "end_ts" } },
   { table: "session_states", orderBy: "project_id, sid" },
   { table: "session_counts", orderBy: "project_id, hour, release, environment, health", partitionBy: { table: "session_counts", column: "hour" } },
   { table: "session_users", orderBy: "project_id, hour, release, environment, did", partitionBy: { table: "session_users", column: "hour" } },

@@ -7,6 +7,7 @@ export * from "./ingest";
 export * from "./issues";
 export * from "./projects";
 export * from "./telemetry";
+export * from "./performance";
 export * from "./artifacts";
 export * from "./releases";
 export * from "./privacy";

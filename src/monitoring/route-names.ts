@@ -26,6 +26,11 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/monitors/:monitorSlug",
   "/api/0/organizations/:org/monitors/:monitorSlug/checkins",
   "/api/0/projects/:org/:project/user-feedback",
+  // Performance (issue 36)
+  "/organizations/:org/performance",
+  "/organizations/:org/performance/summary",
+  "/organizations/:org/performance/vitals",
+  "/organizations/:org/traces/:traceId",
   "/settings/:org",
   "/settings/:org/audit-log",
   "/settings/:org/members",

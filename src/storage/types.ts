@@ -9,6 +9,12 @@
  * Times are Unix milliseconds throughout; the API layer formats them.
  */
 import type {
+  PerfQuery,
+  PerfSeriesPoint,
+  SegmentSampleRow,
+  TransactionStats,
+  VitalSeriesPoint,
+  VitalStats,
   EventNeighbours,
   Issue,
   IssueQuery,
@@ -153,6 +159,33 @@ export interface EventRepo {
   latestForIssue(issueId: string): Promise<StoredEvent | null>;
   oldestForIssue(issueId: string): Promise<StoredEvent | null>;
   neighbours(issueId: string, eventId: string): Promise<EventNeighbours>;
+  // Performance (issue 36): the errors captured inside a trace.
+  /** Events of these projects whose contexts.trace names `traceId` (lower-case hex), oldest first, at most `limit`. */
+  ofTrace(projectIds: string[], traceId: string, limit: number): Promise<StoredEvent[]>;
+  /** The issues of the events captured inside any of these traces, with how many such events each has, most first. */
+  issuesOfTraces(projectIds: string[], traceIds: string[]): Promise<{ issueId: string; events: number }[]>;
+}
+
+// Performance (issue 36)
+export interface PerformanceRepo {
+  /** Per transaction (name) of each project: counts, failures, duration percentiles, last seen. Unordered. */
+  transactions(query: PerfQuery): Promise<TransactionStats[]>;
+  /** Per `interval` ms from `query.start` (slots with no sample left out), oldest first. */
+  series(query: PerfQuery, interval: number): Promise<PerfSeriesPoint[]>;
+  /** `transactions` and `series` together: one read of the window where the engine aggregates itself. */
+  overview(query: PerfQuery, interval: number): Promise<{ stats: TransactionStats[]; series: PerfSeriesPoint[] }>;
+  /** `vitals` and `vitalSeries` together, likewise. */
+  vitalsOverview(query: PerfQuery, interval: number): Promise<{ stats: VitalStats[]; series: VitalSeriesPoint[] }>;
+  /** How many samples fall in each of `buckets` bins of `width` ms from 0; longer ones in the last. */
+  histogram(query: PerfQuery, width: number, buckets: number): Promise<number[]>;
+  /** The `limit` longest samples, longest first. */
+  slowest(query: PerfQuery, limit: number): Promise<SegmentSampleRow[]>;
+  /** Trace ids of the `limit` most recent samples, newest first. */
+  recentTraces(query: PerfQuery, limit: number): Promise<string[]>;
+  /** Per page and web vital: count, p75 and the counts per band. `name` filters the page. Unordered. */
+  vitals(query: PerfQuery): Promise<VitalStats[]>;
+  /** p75 of each web vital per `interval` ms from `query.start`, oldest first. */
+  vitalSeries(query: PerfQuery, interval: number): Promise<VitalSeriesPoint[]>;
 }
 
 export interface IngestStore {
@@ -244,6 +277,8 @@ export interface Storage {
   sessions: SessionRepo;
   transactions: TransactionRepo;
   spans: SpanRepo;
+  // Performance (issue 36): aggregates of the segment and web-vital samples (ADR 0022).
+  performance: PerformanceRepo;
   retention: RetentionStore;
   accounts: AccountStore;
   /** Releases made by sentry-cli or the API, with commits and deploys. */

@@ -291,12 +291,12 @@ if (await postgresForTests("quotas on two processes")) {
       // request consumes nothing, so refusals before it has heard do not change the count) and
       // takes exactly 2 more.
       await putQuotas(a, "/api/0/organizations/default/quotas/", { quotas: [{ category: "error", window: "day", limit: 6 }] });
-      let first = 429;
-      for (let attempt = 0; attempt < 100 && first === 429; attempt++) {
+      let heard = 429;
+      for (let attempt = 0; attempt < 100 && heard === 429; attempt++) {
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-        first = (await post(b, second.project.id, second.key.public, error(second.key.public))).status;
+        heard = (await post(b, second.project.id, second.key.public, error(second.key.public))).status;
       }
-      const after = [first];
+      const after = [heard];
       for (let i = 0; i < 2; i++) after.push((await post(b, second.project.id, second.key.public, error(second.key.public))).status);
       assert.deepEqual(after, [200, 200, 429]);
     });

@@ -13,6 +13,8 @@ import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
 import { monitorContract } from "../contract/monitor-suite";
+// Performance (issue 36)
+import { performanceContract } from "../contract/performance-suite";
 import { createPostgresStorage } from "../../src/storage/postgres";
 import { PARTITIONED_TABLES } from "../../src/storage/postgres/partitions";
 import type { Storage } from "../../src/storage/types";
@@ -39,6 +41,7 @@ if (await postgresForTests("storage contract: postgres")) {
   storageContract("postgres", postgres);
   telemetryContract("postgres", postgres);
   spanContract("postgres", postgres);
+  performanceContract("postgres", postgres);
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);

@@ -16,6 +16,8 @@ import { issueWorkflowContract } from "../contract/issue-workflow-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
+// Performance (issue 36)
+import { performanceContract } from "../contract/performance-suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { monitorContract } from "../contract/monitor-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
@@ -48,6 +50,7 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   telemetryContract(name, sqlite(commitThread));
   spanContract(name, sqlite(commitThread));
   monitorContract(name, sqlite(commitThread));
+  performanceContract(name, sqlite(commitThread));
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
   releaseContract(name, sqlite(commitThread));

@@ -18,6 +18,7 @@ import { json } from "../handle";
 import { pageParamsOf } from "../page-params";
 import { linkHeader } from "../pagination";
 import { searchFiltersOf } from "../search-filters";
+import { aggregateResponse, isAggregateQuery } from "./discover-aggregates";
 
 type FieldType = "string" | "integer" | "number" | "duration" | "date" | "boolean";
 interface Column {
@@ -108,6 +109,11 @@ export async function discoverResponse(request: Request, projects: Project[]): P
   }
   const fields = [...new Set(params.getAll("field"))];
   if (fields.length === 0) throw new AppError("bad_request", "No columns selected");
+  // Performance (issue 36): aggregate functions (p95(), count(), failure_rate() …) group by transaction.
+  if (isAggregateQuery(fields)) {
+    if (dataset !== "transactions") throw new AppError("bad_request", "aggregate fields are supported on dataset=transactions only");
+    return aggregateResponse(url, projects, fields);
+  }
   const columns = fields.map((field) => {
     const column = columnOf(DATASETS[dataset], field);
     if (!column) throw new AppError("bad_request", `Unknown field: ${field}`);

@@ -1,7 +1,7 @@
 import { decodeCursor, encodeCursor } from "../cursor";
 import { toEvent, type EventRow } from "../rows";
 import type { EventRepo } from "../types";
-import { isId, type PgDb } from "./db";
+import { idsOf, isId, type PgDb } from "./db";
 
 
 /**
@@ -65,6 +65,22 @@ export function postgresEvents(db: PgDb): EventRepo {
         [Number(issueId), eventId],
       );
       return { previousEventId: row?.previous ?? null, nextEventId: row?.next ?? null };
+    },
+    async issuesOfTraces(projectIds, traceIds) {
+      if (traceIds.length === 0) return [];
+      const rows = await db.query<{ issue_id: number; events: number }>(
+        `SELECT issue_id, COUNT(*)::int AS events FROM events WHERE trace_id = ANY($1::text[]) AND project_id = ANY($2::bigint[])
+         GROUP BY issue_id ORDER BY events DESC, issue_id LIMIT 100`,
+        [traceIds, idsOf(projectIds)],
+      );
+      return rows.map((row) => ({ issueId: String(row.issue_id), events: row.events }));
+    },
+    async ofTrace(projectIds, traceId, limit) {
+      const rows = await db.query<EventRow>(
+        `SELECT * FROM events WHERE trace_id = $1 AND project_id = ANY($2::bigint[]) ORDER BY timestamp, event_id LIMIT $3`,
+        [traceId, idsOf(projectIds), limit],
+      );
+      return rows.map(toEvent);
     },
   };
 }

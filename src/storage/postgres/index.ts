@@ -1,3 +1,4 @@
+import { postgresPerformance } from "./performance";
 import { appData } from "../app";
 import { sqlKeyRates } from "../app/key-rates";
 import { postgresQuotaCounter } from "./quota-counts";
@@ -45,6 +46,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     sessions: postgresSessions(db),
     transactions: postgresTransactions(db),
     spans: postgresSpans(db),
+    performance: postgresPerformance(db),
     retention: postgresRetention(db),
     accounts: app.accounts,
     releases: app.releases,

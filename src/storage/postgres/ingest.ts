@@ -1,6 +1,7 @@
 import { feedValuesOf } from "../alert-feed";
 import { HOUR_MS, IssueDeltas, OutcomeSums } from "../issue-deltas";
 import { asRead, readSpanContainers } from "../../items/span-containers";
+import { eventTraceOf } from "../../processing/trace-context";
 import type { IngestRecord, IngestRecordResult, IngestStore } from "../types";
 import { columnArrays, sortedBy, unnestInsert } from "./bulk";
 import type { PgDb, Queryable } from "./db";
@@ -53,6 +54,13 @@ export function postgresIngest(db: PgDb, concurrentCommits: number): IngestStore
 }
 
 /** The day partitions a batch writes into, as far as the records tell (session states add theirs later). */
+/** A span's day, in the spans and in the performance samples made from them (ADR 0022). */
+function addSpanDay(needs: PartitionNeeds, end: number): void {
+  needs.add("spans", end);
+  needs.add("segment_samples", end);
+  needs.add("vital_samples", end);
+}
+
 export function partitionNeeds(records: IngestRecord[]): PartitionNeeds {
   const needs = new PartitionNeeds();
   for (const record of records) {
@@ -65,10 +73,10 @@ export function partitionNeeds(records: IngestRecord[]): PartitionNeeds {
         break;
       case "transaction":
         needs.add("transactions", Math.round(record.transaction.received * 1000));
-        for (const span of record.spans) needs.add("spans", span.end);
+        for (const span of record.spans) addSpanDay(needs, span.end);
         break;
       case "span":
-        needs.add("spans", record.span.end);
+        addSpanDay(needs, record.span.end);
         break;
       case "session_update":
         needs.add("session_counts", record.update.started);
@@ -161,7 +169,7 @@ async function writeEvents(tx: Queryable, records: IngestRecord[], results: Inge
     await tx.query(
       unnestInsert("events", [
         ["project_id", "bigint"], ["event_id", "text"], ["issue_id", "bigint"], ["grouping_hash", "text"], ["timestamp", "bigint"],
-        ["received", "bigint"], ["payload", "text"],
+        ["received", "bigint"], ["payload", "text"], ["trace_id", "text"],
       ]),
       columnArrays(
         stored.map(({ record }) => {
@@ -169,9 +177,10 @@ async function writeEvents(tx: Queryable, records: IngestRecord[], results: Inge
           return [
             projectId, record.event.event_id, Number(issueOf.get(key(projectId, record.grouping.config, record.grouping.hash))),
             record.grouping.hash, Math.round(record.event.timestamp * 1000), Math.round(record.event.received * 1000), record.payload,
+            eventTraceOf(record.event.contexts)?.traceId ?? null,
           ];
         }),
-        7,
+        8,
       ),
     );
   }

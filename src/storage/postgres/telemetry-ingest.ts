@@ -8,8 +8,13 @@ import { columnArrays, sortedBy, unnestInsert, type Column } from "./bulk";
 import type { Queryable } from "./db";
 import { MissingPartitions, PartitionNeeds, type Partitions } from "./partitions";
 import { loadSessionStates } from "./sessions";
+import { addPerfSamples, noSamples, SEGMENT_SAMPLE_COLUMNS, VITAL_SAMPLE_COLUMNS, type PerfSamples } from "../perf-samples";
 
 type Scalar = string | number | boolean | null;
+
+const SAMPLE_TYPES: Record<string, Column[1]> = {
+  project_id: "bigint", end_ts: "double precision", duration: "double precision", failed: "boolean", value: "double precision",
+};
 
 /** PostgreSQL types of the columns written through `typed` (text when not listed). */
 const COLUMN_TYPES: Record<string, Column[1]> = {
@@ -23,6 +28,29 @@ export const INSERT_SPANS = unnestInsert("spans", typed(SPAN_COLUMNS), "ON CONFL
 
 export const rowValues = <R extends object>(row: R, columns: readonly (keyof R)[]): Scalar[] => columns.map((c) => row[c] as Scalar);
 
+const INSERT_SEGMENT_SAMPLES = unnestInsert(
+  "segment_samples",
+  SEGMENT_SAMPLE_COLUMNS.map((name) => [name, SAMPLE_TYPES[name] ?? "text"] as const),
+  "ON CONFLICT DO NOTHING",
+);
+const INSERT_VITAL_SAMPLES = unnestInsert(
+  "vital_samples",
+  VITAL_SAMPLE_COLUMNS.map((name) => [name, SAMPLE_TYPES[name] ?? "text"] as const),
+  "ON CONFLICT DO NOTHING",
+);
+
+/** The batch's performance samples (ADR 0022), in key order so concurrent commits lock rows alike; a copy is ignored. */
+async function writePerfSamples(tx: Queryable, samples: PerfSamples): Promise<void> {
+  if (samples.segments.length > 0) {
+    const ordered = sortedBy(samples.segments, (s) => [s[0], s[1], s[2], s[3]]);
+    await tx.query(INSERT_SEGMENT_SAMPLES, columnArrays(ordered, SEGMENT_SAMPLE_COLUMNS.length));
+  }
+  if (samples.vitals.length > 0) {
+    const ordered = sortedBy(samples.vitals, (v) => [v[0], v[1], v[2], v[3], v[4]]);
+    await tx.query(INSERT_VITAL_SAMPLES, columnArrays(ordered, VITAL_SAMPLE_COLUMNS.length));
+  }
+}
+
 /**
  * Transactions, spans and sessions of one batch, inside the ingest transaction (ingest.ts). A
  * transaction's event id is claimed in `transaction_ids` first (a repeat stores nothing again);
@@ -33,6 +61,7 @@ export const rowValues = <R extends object>(row: R, columns: readonly (keyof R)[
 export async function writeTelemetry(tx: Queryable, partitions: Partitions, records: IngestRecord[], results: IngestRecordResult[]): Promise<void> {
   const transactions: { index: number; projectId: number; payload: TransactionPayload; spans: SpanData[] }[] = [];
   const spans: SpanRow[] = [];
+  const samples = noSamples();
   const sessionKeys = new Map<string, { projectId: number; sid: string }>();
   records.forEach((record, index) => {
     const projectId = Number(record.projectId);
@@ -55,18 +84,21 @@ export async function writeTelemetry(tx: Queryable, partitions: Partitions, reco
       if (!stored) continue;
       rows.push(transactionRowOf(t.projectId, t.payload));
       for (const span of t.spans) spans.push(spanRowOf(t.projectId, span));
+      addPerfSamples(samples, t.projectId, t.spans);
     }
     if (rows.length > 0) await tx.query(INSERT_TRANSACTIONS, columnArrays(rows.map((r) => rowValues(r, TRANSACTION_COLUMNS)), TRANSACTION_COLUMNS.length));
   }
   records.forEach((record, index) => {
     if (record.kind !== "span") return;
     spans.push(spanRowOf(Number(record.projectId), record.span));
+    addPerfSamples(samples, Number(record.projectId), [record.span]);
     results[index] = { kind: "span" };
   });
   if (spans.length > 0) {
     const ordered = sortedBy(spans, (s) => [s.project_id, s.trace_id, s.span_id, s.end_ts]);
     await tx.query(INSERT_SPANS, columnArrays(ordered.map((r) => rowValues(r, SPAN_COLUMNS)), SPAN_COLUMNS.length));
   }
+  await writePerfSamples(tx, samples);
 
   if (!records.some((r) => r.kind === "session_update" || r.kind === "session_aggregate")) return;
   const keys = [...sessionKeys.values()];

@@ -5,8 +5,10 @@
  * and strings, which structured clone copies cheaply, instead of whole event trees.
  */
 import type { Level } from "../../processing/types";
+import { eventTraceOf } from "../../processing/trace-context";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
 import { outcomeCounterOf } from "../issue-deltas";
+import { addPerfSamples, noSamples, type PerfSamples } from "../perf-samples";
 import type { IngestRecord, IngestRecordResult, ReadIngestRecord, SpanContainerRecord } from "../types";
 
 export interface EventCommit {
@@ -22,6 +24,8 @@ export interface EventCommit {
   /** The event's tags as one string (encodeTags): structured clone copies one string far faster than a dozen pairs. */
   tags: string;
   userKey: string | null;
+  /** The trace the event was captured in (contexts.trace), so a trace lists its errors. */
+  traceId: string | null;
   /**
    * The stored form (src/processing/stored-event.ts) as text. The commit deflates it when large
    * (../stored-payload.ts): with the commit thread, that thread is the less busy of the two at capacity.
@@ -54,12 +58,14 @@ export interface SpanGroupCommit {
   /** JSON arrays of the segments' and the other spans' SpanData, ordered by end; null for none. */
   segments: string | null;
   spans: string | null;
+  /** The performance samples of the row's spans (ADR 0022), written when the row is new. */
+  samples: PerfSamples;
 }
 
 export type CommitRecord =
   | EventCommit
-  | { kind: "transaction"; row: TransactionRow; spans: SpanRow[] }
-  | { kind: "span"; row: SpanRow }
+  | { kind: "transaction"; row: TransactionRow; spans: SpanRow[]; samples: PerfSamples }
+  | { kind: "span"; row: SpanRow; samples: PerfSamples }
   | SpanGroupCommit
   | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>;
 
@@ -132,6 +138,7 @@ export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
         release: event.release ?? null,
         tags: encodeTags(event.tags),
         userKey: record.userKey,
+        traceId: eventTraceOf(event.contexts)?.traceId ?? null,
         payload: record.payload,
         grouping: {
           config: grouping.config,
@@ -150,10 +157,13 @@ export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
         kind: "transaction",
         row: transactionRowOf(projectId, record.transaction),
         spans: record.spans.map((span) => spanRowOf(projectId, span)),
+        samples: addPerfSamples(noSamples(), projectId, record.spans),
       };
     }
-    case "span":
-      return { kind: "span", row: spanRowOf(Number(record.projectId), record.span) };
+    case "span": {
+      const projectId = Number(record.projectId);
+      return { kind: "span", row: spanRowOf(projectId, record.span), samples: addPerfSamples(noSamples(), projectId, [record.span]) };
+    }
     default:
       return record;
   }

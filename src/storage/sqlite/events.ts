@@ -47,6 +47,15 @@ export function sqliteEvents(db: Db): EventRepo {
     `SELECT timestamp FROM events
      WHERE project_id = (SELECT project_id FROM issues WHERE id = @issueId) AND event_id = @eventId AND issue_id = @issueId`,
   );
+  const ofTrace = db.prepare<[string, string, number], EventRow>(
+    `SELECT * FROM events WHERE trace_id = ? AND project_id IN (SELECT value FROM json_each(?))
+     ORDER BY timestamp, event_id LIMIT ?`,
+  );
+  const issuesOfTraces = db.prepare<[string, string], { issue_id: number; events: number }>(
+    `SELECT issue_id, COUNT(*) AS events FROM events
+     WHERE trace_id IN (SELECT value FROM json_each(?)) AND project_id IN (SELECT value FROM json_each(?))
+     GROUP BY issue_id ORDER BY events DESC, issue_id LIMIT 100`,
+  );
   const older = db.prepare<[Position & { limit: number }], { event_id: string }>(neighbour("newest"));
   const newer = db.prepare<[Position & { limit: number }], { event_id: string }>(neighbour("oldest"));
 
@@ -85,6 +94,14 @@ export function sqliteEvents(db: Db): EventRepo {
         previousEventId: older.get(from)?.event_id ?? null,
         nextEventId: newer.get(from)?.event_id ?? null,
       };
+    },
+    async issuesOfTraces(projectIds, traceIds) {
+      if (traceIds.length === 0) return [];
+      return issuesOfTraces.all(JSON.stringify(traceIds), JSON.stringify(projectIds.map(Number)))
+        .map((row) => ({ issueId: String(row.issue_id), events: row.events }));
+    },
+    async ofTrace(projectIds, traceId, limit) {
+      return ofTrace.all(traceId, JSON.stringify(projectIds.map(Number)), limit).map(toEvent);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { sqlitePerformance } from "./performance";
 import path from "node:path";
 import { memoryQuotaCounter } from "../app/quotas";
 import { memoryKeyRates } from "../app/key-rates";
@@ -65,6 +66,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     sessions: sqliteSessions(db),
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
+    performance: sqlitePerformance(db),
     retention: sqliteRetention(db),
     accounts: app.accounts,
     releases: app.releases,

@@ -88,9 +88,9 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
      ON CONFLICT (issue_id, hour) DO UPDATE SET count = count + excluded.count`,
   );
   const bumpTags = tagUpserts(db);
-  const insertEvent = db.prepare<[number, string, number, string, number, number, string | Uint8Array, number]>(
-    `INSERT INTO events (project_id, event_id, issue_id, grouping_hash, timestamp, received, payload, committed)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING`,
+  const insertEvent = db.prepare<[number, string, number, string, number, number, string | Uint8Array, number, string | null]>(
+    `INSERT INTO events (project_id, event_id, issue_id, grouping_hash, timestamp, received, payload, committed, trace_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, event_id) DO NOTHING`,
   );
   const issueEvents = issueEventsWriter(db, options);
   const bumpOutcome = db.prepare<[number, number, string, string, string, number]>(
@@ -125,7 +125,7 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
     }
     issueIds.set(issueKey, issueId);
     // Inserted first and looked up only when it was there already: one B-tree descent per event, not two.
-    if (insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, packPayload(record.payload), committed).changes === 0) {
+    if (insertEvent.run(projectId, record.eventId, issueId, grouping.hash, seenAt, record.received, packPayload(record.payload), committed, record.traceId).changes === 0) {
       return duplicateOf(projectId, record.eventId)!;
     }
     const event = { level: record.level, release: record.release, tags: decodeTags(record.tags) };

@@ -18,8 +18,11 @@ const EXPIRING = [
 
 /** Allow-list: the tables that expire per project, and the time that expires their rows. */
 const EXPIRING_PER_PROJECT = [
-  ["spans", "end_ts"],
-  ["span_groups", "max_end"],
+  ["spans", "end_ts", "rowid"],
+  ["span_groups", "max_end", "rowid"],
+  // Performance samples (ADR 0022); WITHOUT ROWID, their primary key names the rows.
+  ["segment_samples", "end_ts", "project_id, end_ts, trace_id, span_id"],
+  ["vital_samples", "end_ts", "project_id, vital, end_ts, trace_id, span_id"],
 ] as const;
 
 /** Rows per delete transaction: each holds SQLite's single write lock for a few milliseconds only. */
@@ -38,10 +41,10 @@ export function sqliteRetention(db: Db): RetentionStore {
   // expire project by project through their (project, end) index; span groups likewise, each with
   // its newest span (at most SPAN_GROUP_MAX_SPREAD_MS after its oldest). The projects are read from
   // the rows themselves, so rows of a project deleted since expire too.
-  const perProject = EXPIRING_PER_PROJECT.map(([table, column]) => ({
+  const perProject = EXPIRING_PER_PROJECT.map(([table, column, key]) => ({
     nextProject: db.prepare<[number], { project_id: number }>(`SELECT project_id FROM ${table} WHERE project_id > ? ORDER BY project_id LIMIT 1`),
     remove: db.prepare<[number, number, number]>(
-      `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE project_id = ? AND ${column} < ? LIMIT ?)`,
+      `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE project_id = ? AND ${column} < ? LIMIT ?)`,
     ),
   }));
 

@@ -8,6 +8,7 @@
  * bound to find the rows that hold spans ending before its cursor.
  */
 import { createHash } from "node:crypto";
+import { addPerfSamples, noSamples } from "../perf-samples";
 import type { ReadIngestRecord, SpanData } from "../types";
 import { toCommitRecord, type CommitRecord, type SpanGroupCommit } from "./commit-records";
 
@@ -41,6 +42,7 @@ function groupOf(projectId: number, traceId: string, spans: SpanData[]): SpanGro
     kind: "span_group", projectId, traceId, key: groupKey(spans), minEnd: spans[0]!.end, maxEnd: spans.at(-1)!.end,
     ops: listed(spans.map((span) => span.op)), segmentNames: listed(spans.map((span) => span.segmentName)),
     segments: jsonOf(spans.filter((span) => span.isSegment)), spans: jsonOf(spans.filter((span) => !span.isSegment)),
+    samples: addPerfSamples(noSamples(), projectId, spans),
   };
 }
 

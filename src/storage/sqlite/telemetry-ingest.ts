@@ -2,6 +2,10 @@ import { SessionDeltas } from "../session-deltas";
 import type { TelemetryRecordResult } from "../types";
 import type { CommitRecord } from "./commit-records";
 import type { Db } from "./db";
+import { SEGMENT_SAMPLE_COLUMNS, VITAL_SAMPLE_COLUMNS, type PerfSamples, type VitalSample } from "../perf-samples";
+
+/** A segment sample's columns before `failed`, which SQLite stores as 0/1. */
+type SegmentSampleHead = [number, number, string, string, string, string, number];
 import { SPAN_COLUMNS, sessionStateRowOf, toSessionUpdate, type SessionStateRow, type SpanRow, type TransactionRow } from "../rows";
 
 /** A span row's values in the column order of `spans`. */
@@ -44,6 +48,17 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
     `INSERT OR IGNORE INTO span_groups (project_id, trace_id, group_key, min_end, max_end, ops, segment_names, segments, spans)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // Performance samples (ADR 0022): written beside the spans they come from, a copy ignored.
+  const insertSegmentSample = db.prepare<[...SegmentSampleHead, number, string, string, string | null]>(
+    `INSERT OR IGNORE INTO segment_samples (${SEGMENT_SAMPLE_COLUMNS.join(", ")}) VALUES (${SEGMENT_SAMPLE_COLUMNS.map(() => "?").join(", ")})`,
+  );
+  const insertVitalSample = db.prepare<VitalSample>(
+    `INSERT OR IGNORE INTO vital_samples (${VITAL_SAMPLE_COLUMNS.join(", ")}) VALUES (${VITAL_SAMPLE_COLUMNS.map(() => "?").join(", ")})`,
+  );
+  const insertSamples = (samples: PerfSamples) => {
+    for (const s of samples.segments) insertSegmentSample.run(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] ? 1 : 0, s[8], s[9], s[10]);
+    for (const v of samples.vitals) insertVitalSample.run(...v);
+  };
   const loadSession = db.prepare<[number, string], SessionStateRow>("SELECT * FROM session_states WHERE project_id = ? AND sid = ?");
   const saveSession = db.prepare<[SessionStateRow]>(
     `INSERT OR REPLACE INTO session_states (project_id, sid, did, seq, init, started, timestamp, status, errors, duration,
@@ -76,18 +91,23 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
               return { kind: "session_aggregate" };
             case "transaction": {
               const duplicate = insertTransaction.run(record.row).changes === 0;
-              if (!duplicate) for (const span of record.spans) insertSpan(span);
+              if (!duplicate) {
+                for (const span of record.spans) insertSpan(span);
+                insertSamples(record.samples);
+              }
               return { kind: "transaction", duplicate };
             }
             case "span":
-              insertSpan(record.row);
+              if (insertSpan(record.row).changes > 0) insertSamples(record.samples);
               return { kind: "span" };
-            case "span_group":
-              insertSpanGroup.run(
+            case "span_group": {
+              const stored = insertSpanGroup.run(
                 record.projectId, record.traceId, record.key, record.minEnd, record.maxEnd, record.ops, record.segmentNames,
                 record.segments, record.spans,
-              );
+              ).changes > 0;
+              if (stored) insertSamples(record.samples);
               return { kind: "span" };
+            }
           }
         },
         finish() {
