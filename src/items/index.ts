@@ -1,5 +1,6 @@
 import { clientReportItem } from "./client-report";
 import { eventItem } from "./event";
+import { logItem } from "./log";
 import { sessionItem } from "./session";
 import { sessionsItem } from "./sessions";
 import { spanItem } from "./span";
@@ -49,6 +50,8 @@ export function createItemRegistry(limits: { maxEventBytes: number }, symbolicat
     ["session", sessionItem()],
     ["sessions", sessionsItem()],
     ["client_report", clientReportItem()],
+    // Logs and attachments (issue 38).
+    ["log", logItem()],
   ]);
   const unsupported = new Map<string, ItemProcessor>();
   return {

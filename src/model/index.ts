@@ -10,3 +10,5 @@ export * from "./telemetry";
 export * from "./artifacts";
 export * from "./releases";
 export * from "./privacy";
+// Logs and attachments (issue 38).
+export * from "./logs";

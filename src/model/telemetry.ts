@@ -7,6 +7,7 @@
 import type { NormalizedEvent } from "../processing/types";
 import type { OutcomeKind } from "./ingest";
 import type { EffectivePrivacy } from "./privacy";
+import type { LogData } from "./logs";
 
 /**
  * Sentry's `session.status` groups, mildest first: a session (or a user, over all their sessions)
@@ -141,7 +142,18 @@ export type TelemetryRecord =
   /** `spans` holds the transaction's root (the segment) and its child spans as span rows. */
   | { kind: "transaction"; projectId: string; transaction: TransactionPayload; spans: SpanData[] }
   | { kind: "span"; projectId: string; span: SpanData }
-  | SpanContainerRecord;
+  | SpanContainerRecord
+  // Logs (issue 38): one record per `log` container, its valid lines.
+  | LogsRecord;
+
+/** The valid lines of one `log` container (src/items/log.ts). */
+export interface LogsRecord {
+  kind: "logs";
+  projectId: string;
+  /** Unix ms. */
+  received: number;
+  logs: (LogData & { id: string })[];
+}
 
 /**
  * A v2 span container not read yet: where the store reads it (the SQLite commit thread) its JSON
@@ -170,7 +182,8 @@ export type TelemetryRecordResult =
   | { kind: "session_aggregate" }
   | { kind: "transaction"; duplicate: boolean }
   /** Also the answer for a whole span container. */
-  | { kind: "span" };
+  | { kind: "span" }
+  | { kind: "logs" };
 
 export type SessionGroupKey = "project" | "release" | "environment";
 

@@ -2,7 +2,7 @@
  * The telemetry repositories beyond error events: sessions, transactions and spans. Their data types
  * live in src/model/telemetry.ts.
  */
-import type { Page, SessionStatsQuery, SessionStatsRow, SessionUpdate, SpanListQuery, StoredSpan, StoredTransaction } from "../model";
+import type { LogListQuery, StoredLog, Page, SessionStatsQuery, SessionStatsRow, SessionUpdate, SpanListQuery, StoredSpan, StoredTransaction } from "../model";
 
 export interface SessionRepo {
   /** The latest state of one session, or null. */
@@ -21,3 +21,9 @@ export interface SpanRepo {
   list(query: SpanListQuery): Promise<Page<StoredSpan>>;
 }
 
+
+// Logs (issue 38).
+export interface LogRepo {
+  /** Newest first (by timestamp, then id), filtered; `after` lists only lines newer than it. */
+  list(query: LogListQuery): Promise<Page<StoredLog>>;
+}

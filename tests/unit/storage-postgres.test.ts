@@ -9,6 +9,7 @@ import { storageContract, type EngineFactory } from "../contract/suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
+import { logContract } from "../contract/log-suite";
 import { createPostgresStorage } from "../../src/storage/postgres";
 import { PARTITIONED_TABLES } from "../../src/storage/postgres/partitions";
 import type { Storage } from "../../src/storage/types";
@@ -35,6 +36,7 @@ if (await postgresForTests("storage contract: postgres")) {
   storageContract("postgres", postgres);
   telemetryContract("postgres", postgres);
   spanContract("postgres", postgres);
+  logContract("postgres", postgres);
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);

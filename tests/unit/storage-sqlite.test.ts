@@ -13,6 +13,7 @@ import { releaseContract } from "../contract/release-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
+import { logContract } from "../contract/log-suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import type { SqliteTopology } from "../../src/config";
@@ -43,6 +44,7 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   storageContract(name, sqlite(commitThread));
   telemetryContract(name, sqlite(commitThread));
   spanContract(name, sqlite(commitThread));
+  logContract(name, sqlite(commitThread));
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
   releaseContract(name, sqlite(commitThread));

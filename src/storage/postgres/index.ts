@@ -8,6 +8,7 @@ import { upcomingDays } from "./partitions";
 import { postgresEvents } from "./events";
 import { postgresIngest } from "./ingest";
 import { postgresIssues } from "./issues";
+import { postgresLogs } from "./logs";
 import { KeyChangeListener } from "./listen";
 import { postgresOutcomes } from "./outcomes";
 import { postgresReleaseActivity } from "./releases";
@@ -41,6 +42,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     sessions: postgresSessions(db),
     transactions: postgresTransactions(db),
     spans: postgresSpans(db),
+    logs: postgresLogs(db),
     retention: postgresRetention(db),
     accounts: app.accounts,
     releases: app.releases,

@@ -64,6 +64,9 @@ export function partitionNeeds(records: IngestRecord[]): PartitionNeeds {
         needs.add("transactions", Math.round(record.transaction.received * 1000));
         for (const span of record.spans) needs.add("spans", span.end);
         break;
+      case "logs":
+        for (const log of record.logs) needs.add("logs", log.timestamp);
+        break;
       case "span":
         needs.add("spans", record.span.end);
         break;

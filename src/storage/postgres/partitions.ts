@@ -10,7 +10,11 @@ import type { Queryable } from "./db";
 export const DAY_MS = 86_400_000;
 
 /** Allow-list: the only table names that reach partition DDL. */
-export const PARTITIONED_TABLES = ["events", "transactions", "spans", "outcomes", "session_counts", "session_users"] as const;
+export const PARTITIONED_TABLES = [
+  "events", "transactions", "spans", "outcomes", "session_counts", "session_users",
+  // Logs (issue 38).
+  "logs",
+] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
 const NAME = /^([a-z_]+)_p(\d{4})(\d{2})(\d{2})$/;

@@ -61,7 +61,9 @@ export type CommitRecord =
   | { kind: "transaction"; row: TransactionRow; spans: SpanRow[] }
   | { kind: "span"; row: SpanRow }
   | SpanGroupCommit
-  | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>;
+  | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>
+  // Logs (issue 38): a container's lines, written as they are.
+  | Extract<IngestRecord, { kind: "logs" }>;
 
 /** What the commit thread is handed: commit records, and span containers it reads itself (src/items/span-containers.ts). */
 export type HandedRecord = CommitRecord | SpanContainerRecord;

@@ -11,6 +11,7 @@ import { openDatabase } from "./db";
 import { sqliteEvents } from "./events";
 import { sqliteIngest } from "./ingest";
 import { sqliteIssues } from "./issues";
+import { sqliteLogs } from "./logs";
 import { sqliteOutcomes } from "./outcomes";
 import { sqliteReleaseActivity } from "./releases";
 import { sqliteRetention } from "./retention";
@@ -61,6 +62,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     sessions: sqliteSessions(db),
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
+    logs: sqliteLogs(db),
     retention: sqliteRetention(db),
     accounts: app.accounts,
     releases: app.releases,

@@ -20,6 +20,8 @@ const EXPIRING = [
 const EXPIRING_PER_PROJECT = [
   ["spans", "end_ts"],
   ["span_groups", "max_end"],
+  // Logs (issue 38): through their (project, timestamp) index.
+  ["logs", "timestamp"],
 ] as const;
 
 /** Rows per delete transaction: each holds SQLite's single write lock for a few milliseconds only. */

@@ -2,6 +2,7 @@ import { SessionDeltas } from "../session-deltas";
 import type { TelemetryRecordResult } from "../types";
 import type { CommitRecord } from "./commit-records";
 import type { Db } from "./db";
+import { LOG_COLUMNS, logRowValues } from "../log-rows";
 import { SPAN_COLUMNS, sessionStateRowOf, toSessionUpdate, type SessionStateRow, type SpanRow, type TransactionRow } from "../rows";
 
 /** A span row's values in the column order of `spans`. */
@@ -43,6 +44,10 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
   const insertSpanGroup = db.prepare<[number, string, string, number, number, string, string, string | null, string | null]>(
     `INSERT OR IGNORE INTO span_groups (project_id, trace_id, group_key, min_end, max_end, ops, segment_names, segments, spans)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  // Logs (issue 38): bound by position, like spans.
+  const insertLog = db.prepare<(string | number | null)[]>(
+    `INSERT INTO logs (${LOG_COLUMNS.join(", ")}) VALUES (${LOG_COLUMNS.map(() => "?").join(", ")})`,
   );
   const loadSession = db.prepare<[number, string], SessionStateRow>("SELECT * FROM session_states WHERE project_id = ? AND sid = ?");
   const saveSession = db.prepare<[SessionStateRow]>(
@@ -88,6 +93,9 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
                 record.segments, record.spans,
               );
               return { kind: "span" };
+            case "logs":
+              for (const values of logRowValues(record)) insertLog.run(...values);
+              return { kind: "logs" };
           }
         },
         finish() {

@@ -1,0 +1,156 @@
+/**
+ * `log` items (docs/protocol.md §8.6): a container, `content_type:
+ * application/vnd.sentry.items.log+json`, payload `{"items":[…]}` (@sentry/core 11 adds `version`
+ * and, in browsers, `ingest_settings`), with `item_count` equal to the number of lines. Each line:
+ * `timestamp` (Unix seconds, or RFC 3339 with up to nine fraction digits), `level` (trace … fatal),
+ * `body`, optional `trace_id`, `span_id`, `severity_number` and `attributes` (`{key: {value, type}}`).
+ *
+ * A container that is not JSON, has no `items`, or whose `item_count` is not the number of items is
+ * refused whole (`invalid`, reason `invalid_log`, quantity the declared count) and nothing else of
+ * the envelope is touched; otherwise each bad line alone (`invalid_log`, or `timestamp` when it is
+ * beyond retention or over 60 s ahead). Lines are scrubbed like events before anything is kept.
+ * Category `log_item` (one per line) and `log_byte` (the payload's bytes), as Sentry counts them.
+ */
+import { randomUUID } from "node:crypto";
+import { LOG_LEVELS, type LogAttribute, type LogData, type LogLevel, type LogsRecord } from "../model";
+import { scrubberOf, scrubInPlace } from "./scrub";
+import { clockDriftOf, hexIdOf, isObject, jsonObjectOf, MAX_SECS_IN_FUTURE, textOf, timestampOf } from "./telemetry-values";
+import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
+
+const CATEGORY = "log_item";
+const BYTE_CATEGORY = "log_byte";
+export const LOG_CONTENT_TYPE = "application/vnd.sentry.items.log+json";
+/** Lines older than this are beyond retention (as spans: Relay's `max_secs_in_past`). */
+const MAX_SECS_IN_PAST = 30 * 24 * 3600;
+/** The most lines a container may hold: SDKs flush at 100; more is refused as one bad container. */
+export const MAX_CONTAINER_LOGS = 1000;
+/** Longest body kept, in characters; longer bodies are cut (Relay trims log bodies too). */
+const MAX_BODY = 8192;
+const MAX_ATTRIBUTES = 200;
+
+/** Levels other SDKs and OpenTelemetry spell differently. */
+const LEVEL_ALIASES: Record<string, LogLevel> = { warning: "warn", critical: "fatal", err: "error", information: "info" };
+/** OpenTelemetry's severity ranges: 1–4 trace, 5–8 debug, 9–12 info, 13–16 warn, 17–20 error, 21–24 fatal. */
+export const SEVERITY_NUMBER: Record<LogLevel, number> = { trace: 1, debug: 5, info: 9, warn: 13, error: 17, fatal: 21 };
+
+const itemCountOf = (count: unknown): number => (typeof count === "number" && Number.isInteger(count) && count > 0 ? count : 1);
+
+function levelOf(value: unknown): LogLevel | undefined {
+  const text = textOf(value)?.toLowerCase();
+  if (text === undefined) return undefined;
+  if ((LOG_LEVELS as readonly string[]).includes(text)) return text as LogLevel;
+  return Object.hasOwn(LEVEL_ALIASES, text) ? LEVEL_ALIASES[text] : undefined;
+}
+
+const RFC3339_FRACTION = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}\.(\d{1,9})/;
+
+/**
+ * Nanoseconds since the epoch as decimal text: exact for an RFC 3339 time with nine fraction
+ * digits; from a number of seconds, as exact as the double it arrived as (≈ 0.2 µs today).
+ */
+function nanosOf(raw: unknown, seconds: number): string {
+  const whole = Math.floor(seconds);
+  let fraction = Math.round((seconds - whole) * 1e9);
+  if (typeof raw === "string") {
+    const digits = RFC3339_FRACTION.exec(raw.trim())?.[1];
+    if (digits !== undefined) fraction = Number(digits.padEnd(9, "0"));
+  }
+  fraction = Math.min(999_999_999, Math.max(0, fraction));
+  return (BigInt(whole) * 1_000_000_000n + BigInt(fraction)).toString();
+}
+
+const ATTRIBUTE_TYPES = new Set(["string", "boolean", "integer", "double", "array"]);
+
+/** The attributes that have a value and a known type; others (null, objects) are left out. */
+function attributesOf(raw: unknown): Record<string, LogAttribute> {
+  const out: Record<string, LogAttribute> = {};
+  if (!isObject(raw)) return out;
+  let count = 0;
+  for (const key in raw) {
+    if (!Object.hasOwn(raw, key) || count >= MAX_ATTRIBUTES) continue;
+    const attribute = raw[key];
+    if (!isObject(attribute)) continue;
+    const { value, type } = attribute;
+    if (typeof type !== "string" || !ATTRIBUTE_TYPES.has(type)) continue;
+    const fits = typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value)) || Array.isArray(value);
+    if (!fits) continue;
+    // defineProperty: a key named __proto__ is an attribute like any other, not the prototype.
+    Object.defineProperty(out, key, { value: { value, type }, enumerable: true, writable: true, configurable: true });
+    count++;
+  }
+  return out;
+}
+
+function stringAttribute(attributes: Record<string, LogAttribute>, key: string): string | undefined {
+  const value = Object.hasOwn(attributes, key) ? attributes[key]?.value : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+/** One line, or undefined when it lacks what every line needs. */
+export function logDataOf(raw: unknown, shiftSeconds: number): LogData | undefined {
+  if (!isObject(raw)) return undefined;
+  const sent = timestampOf(raw.timestamp);
+  const level = levelOf(raw.level);
+  if (sent === undefined || level === undefined || typeof raw.body !== "string") return undefined;
+  const seconds = sent + shiftSeconds;
+  const attributes = attributesOf(raw.attributes);
+  const severity = raw.severity_number;
+  const spanId = hexIdOf(raw.span_id, 16) ?? hexIdOf(stringAttribute(attributes, "sentry.trace.parent_span_id"), 16) ?? null;
+  return {
+    traceId: hexIdOf(raw.trace_id, 32) ?? null,
+    spanId,
+    timestamp: seconds * 1000,
+    timestampNs: nanosOf(shiftSeconds === 0 ? raw.timestamp : seconds, seconds),
+    level,
+    severityNumber: typeof severity === "number" && Number.isInteger(severity) && severity >= 1 && severity <= 24 ? severity : SEVERITY_NUMBER[level],
+    body: raw.body.length > MAX_BODY ? raw.body.slice(0, MAX_BODY) : raw.body,
+    attributes,
+  };
+}
+
+function timeProblem(log: LogData, receivedAt: number): "timestamp" | null {
+  if (receivedAt - log.timestamp > MAX_SECS_IN_PAST * 1000) return "timestamp";
+  if (log.timestamp - receivedAt > MAX_SECS_IN_FUTURE * 1000) return "timestamp";
+  return null;
+}
+
+const containerRefused = (context: ItemContext, reason: string, declared: number, bytes: number): ItemResult => ({
+  records: [outcome(context, "invalid", CATEGORY, reason, declared), outcome(context, "invalid", BYTE_CATEGORY, reason, bytes)],
+});
+
+export const logItem = (): ItemProcessor => ({
+  category: CATEGORY,
+  // A container may hold up to MAX_CONTAINER_LOGS lines; the envelope limits apply.
+  maxBytes: null,
+  process(item, context) {
+    const declared = itemCountOf(item.headers.item_count);
+    const bytes = item.payload.length;
+    const contentType = typeof item.headers.content_type === "string" ? item.headers.content_type.toLowerCase().split(";")[0]?.trim() : undefined;
+    if (contentType !== undefined && contentType !== LOG_CONTENT_TYPE) return containerRefused(context, "invalid_log", declared, bytes);
+    const payload = jsonObjectOf(item);
+    if (!payload) return containerRefused(context, "invalid_json", declared, bytes);
+    const { items } = payload;
+    if (!Array.isArray(items) || item.headers.item_count !== items.length || items.length > MAX_CONTAINER_LOGS) {
+      return containerRefused(context, "invalid_log", declared, bytes);
+    }
+    scrubInPlace(payload, scrubberOf(context));
+    const shift = clockDriftOf(context);
+    const logs: LogsRecord["logs"] = [];
+    const dropped = new Map<string, number>();
+    for (const raw of items) {
+      const log = logDataOf(raw, shift);
+      const problem = log ? timeProblem(log, context.receivedAt) : "invalid_log";
+      if (log && problem === null) logs.push({ ...log, id: randomUUID().replaceAll("-", "") });
+      else if (problem !== null) dropped.set(problem, (dropped.get(problem) ?? 0) + 1);
+    }
+    const records: ItemResult["records"] = [];
+    if (logs.length > 0) {
+      records.push({ kind: "logs", projectId: context.projectId, received: context.receivedAt, logs });
+      records.push(outcome(context, "accepted", CATEGORY, null, logs.length));
+      // Bytes of the lines kept, in proportion: the container's framing is not the user's data.
+      records.push(outcome(context, "accepted", BYTE_CATEGORY, null, Math.round((bytes * logs.length) / items.length)));
+    }
+    for (const [reason, quantity] of dropped) records.push(outcome(context, "invalid", CATEGORY, reason, quantity));
+    return { records };
+  },
+});

@@ -1,0 +1,51 @@
+import { decodeCursor, encodeCursor } from "../cursor";
+import { containsPattern, newestLogFirst, toLog, type LogRow } from "../log-rows";
+import type { LogListQuery, LogRepo, StoredLog } from "../types";
+import type { Param, PgDb } from "./db";
+
+/**
+ * Lists run per project and level, so that an index (on every day partition, merged in order) gives
+ * the order and the LIMIT ends the walk; the pages are merged here. Attributes are JSON text,
+ * cast to jsonb only for the rows an attribute filter looks at.
+ */
+export function postgresLogs(db: PgDb): LogRepo {
+  async function pageOf(projectId: string, level: string | null, query: LogListQuery, need: number): Promise<StoredLog[]> {
+    const params: Param[] = [Number(projectId)];
+    const p = (value: Param) => `$${params.push(value)}`;
+    const where = ["project_id = $1"];
+    if (level !== null) where.push(`level = ${p(level)}`);
+    if (query.start !== undefined) where.push(`timestamp >= ${p(query.start)}`);
+    if (query.end !== undefined) where.push(`timestamp < ${p(query.end)}`);
+    const before = query.cursor ? decodeCursor(query.cursor) : null;
+    if (before) {
+      const time = p(before.value);
+      where.push(`(timestamp < ${time} OR (timestamp = ${time} AND id < ${p(String(before.id))}))`);
+    }
+    const after = query.after ? decodeCursor(query.after) : null;
+    if (after) {
+      const time = p(after.value);
+      where.push(`(timestamp > ${time} OR (timestamp = ${time} AND id > ${p(String(after.id))}))`);
+    }
+    if (query.traceId !== undefined) where.push(`trace_id = ${p(query.traceId)}`);
+    if (query.text !== undefined && query.text !== "") where.push(`body ILIKE ${p(containsPattern(query.text))}`);
+    for (const [key, value] of query.attributes ?? []) where.push(`(attributes::jsonb -> ${p(key)} ->> 'value') = ${p(value)}`);
+    const rows = await db.query<LogRow>(
+      `SELECT * FROM logs WHERE ${where.join(" AND ")} ORDER BY timestamp DESC, id DESC LIMIT ${p(need)}`,
+      params,
+    );
+    return rows.map(toLog);
+  }
+
+  return {
+    async list(query) {
+      const need = query.limit + 1;
+      const levels: (string | null)[] = query.levels && query.levels.length > 0 ? [...new Set(query.levels)] : [null];
+      const found: StoredLog[] = [];
+      for (const projectId of query.projectIds) for (const level of levels) found.push(...(await pageOf(projectId, level, query, need)));
+      const newest = found.sort(newestLogFirst).slice(0, need);
+      const page = newest.slice(0, query.limit);
+      const last = page.at(-1);
+      return { items: page, nextCursor: newest.length > query.limit && last ? encodeCursor({ value: last.timestamp, id: last.id }) : null };
+    },
+  };
+}
