@@ -28,6 +28,13 @@ export const NAV_SECTIONS = [
     href: (organization, project) => `/organizations/${organization.slug}/releases${projectQuery(project)}`,
     icon: <path d="M4 7.5 12 3l8 4.5v9L12 21l-8-4.5v-9Zm0 0 8 4.5m0 0 8-4.5M12 12v9" />,
   },
+  // Logs (issue 38).
+  {
+    id: "logs",
+    label: "Logs",
+    href: (organization, project) => `/organizations/${organization.slug}/logs${projectQuery(project)}`,
+    icon: <path d="M5 6h14M5 10h14M5 14h9M5 18h6" />,
+  },
   {
     id: "stats",
     label: "Stats",

@@ -17,6 +17,8 @@ export const ROUTE_PATTERNS = [
   "/organizations/:org/releases",
   "/organizations/:org/releases/:version",
   "/organizations/:org/stats",
+  // Logs and attachments (issue 38).
+  "/organizations/:org/logs",
   "/settings/:org",
   "/settings/:org/audit-log",
   "/settings/:org/members",
