@@ -44,8 +44,8 @@ export interface LogListQuery {
   end?: number;
   /** Only these levels; absent or empty: all. */
   levels?: LogLevel[];
-  /** Substring of the body, case-insensitive. */
-  text?: string;
+  /** Substrings the body must each contain, case-insensitive (a search's words and quoted phrases). */
+  text?: string[];
   /** `key:value` filters: the attribute's value as text equals the given one. */
   attributes?: [key: string, value: string][];
   traceId?: string;

@@ -39,7 +39,7 @@ export function parseLogSearch(query: string): LogSearch {
   for (const token of query.match(TOKEN) ?? []) {
     const match = FILTER.exec(token);
     if (!match) {
-      words.push(unquote(token));
+      if (unquote(token) !== "") words.push(unquote(token));
       continue;
     }
     const key = match[1]!;
@@ -55,7 +55,7 @@ export function parseLogSearch(query: string): LogSearch {
   if (attributes.length > MAX_FILTERS) throw new AppError("bad_request", `invalid query: at most ${MAX_FILTERS} attribute filters`);
   const search: LogSearch = {};
   if (levels.length > 0) search.levels = [...new Set(levels)];
-  if (words.length > 0) search.text = words.join(" ");
+  if (words.length > 0) search.text = words;
   if (attributes.length > 0) search.attributes = attributes;
   if (traceId !== undefined) search.traceId = traceId;
   return search;

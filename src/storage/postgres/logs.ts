@@ -27,7 +27,7 @@ export function postgresLogs(db: PgDb): LogRepo {
       where.push(`(timestamp > ${time} OR (timestamp = ${time} AND id > ${p(String(after.id))}))`);
     }
     if (query.traceId !== undefined) where.push(`trace_id = ${p(query.traceId)}`);
-    if (query.text !== undefined && query.text !== "") where.push(`body ILIKE ${p(containsPattern(query.text))}`);
+    for (const text of query.text ?? []) where.push(`body ILIKE ${p(containsPattern(text))}`);
     for (const [key, value] of query.attributes ?? []) where.push(`(attributes::jsonb -> ${p(key)} ->> 'value') = ${p(value)}`);
     const rows = await db.query<LogRow>(
       `SELECT * FROM logs WHERE ${where.join(" AND ")} ORDER BY timestamp DESC, id DESC LIMIT ${p(need)}`,

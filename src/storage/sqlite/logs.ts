@@ -57,9 +57,9 @@ export function sqliteLogs(db: Db): LogRepo {
       where.push("trace_id = ?");
       params.push(query.traceId);
     }
-    if (query.text !== undefined && query.text !== "") {
+    for (const text of query.text ?? []) {
       where.push("body LIKE ? ESCAPE '\\'");
-      params.push(containsPattern(query.text));
+      params.push(containsPattern(text));
     }
     for (const [key, value] of query.attributes ?? []) {
       where.push(`${ATTRIBUTE_TEXT} = ?`);
