@@ -1,3 +1,4 @@
+import { attachmentItem, DEFAULT_ATTACHMENT_LIMITS, type AttachmentLimits } from "./attachment";
 import { clientReportItem } from "./client-report";
 import { eventItem } from "./event";
 import { logItem } from "./log";
@@ -42,7 +43,7 @@ export interface ItemRegistry {
   readonly symbolicator?: Symbolicator | null;
 }
 
-export function createItemRegistry(limits: { maxEventBytes: number }, symbolicator: Symbolicator | null = null): ItemRegistry {
+export function createItemRegistry(limits: { maxEventBytes: number } & Partial<AttachmentLimits>, symbolicator: Symbolicator | null = null): ItemRegistry {
   const stored = new Map<string, ItemProcessor>([
     ["event", eventItem(limits.maxEventBytes, symbolicator)],
     ["transaction", transactionItem(limits.maxEventBytes)],
@@ -52,6 +53,7 @@ export function createItemRegistry(limits: { maxEventBytes: number }, symbolicat
     ["client_report", clientReportItem()],
     // Logs and attachments (issue 38).
     ["log", logItem()],
+    ["attachment", attachmentItem({ ...DEFAULT_ATTACHMENT_LIMITS, ...definedOf(limits) })],
   ]);
   const unsupported = new Map<string, ItemProcessor>();
   return {
@@ -67,4 +69,12 @@ export function createItemRegistry(limits: { maxEventBytes: number }, symbolicat
       return processor;
     },
   };
+}
+
+/** The attachment limits `limits` sets (a config always sets both; tests may set neither). */
+function definedOf(limits: Partial<AttachmentLimits>): Partial<AttachmentLimits> {
+  const out: Partial<AttachmentLimits> = {};
+  if (limits.maxAttachmentBytes !== undefined) out.maxAttachmentBytes = limits.maxAttachmentBytes;
+  if (limits.maxProjectAttachmentBytes !== undefined) out.maxProjectAttachmentBytes = limits.maxProjectAttachmentBytes;
+  return out;
 }

@@ -12,3 +12,4 @@ export * from "./releases";
 export * from "./privacy";
 // Logs and attachments (issue 38).
 export * from "./logs";
+export * from "./attachments";

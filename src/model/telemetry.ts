@@ -8,6 +8,7 @@ import type { NormalizedEvent } from "../processing/types";
 import type { OutcomeKind } from "./ingest";
 import type { EffectivePrivacy } from "./privacy";
 import type { LogData } from "./logs";
+import type { AttachmentRecord } from "./attachments";
 
 /**
  * Sentry's `session.status` groups, mildest first: a session (or a user, over all their sessions)
@@ -144,7 +145,9 @@ export type TelemetryRecord =
   | { kind: "span"; projectId: string; span: SpanData }
   | SpanContainerRecord
   // Logs (issue 38): one record per `log` container, its valid lines.
-  | LogsRecord;
+  | LogsRecord
+  // Attachments (issue 38).
+  | AttachmentRecord;
 
 /** The valid lines of one `log` container (src/items/log.ts). */
 export interface LogsRecord {
@@ -183,7 +186,9 @@ export type TelemetryRecordResult =
   | { kind: "transaction"; duplicate: boolean }
   /** Also the answer for a whole span container. */
   | { kind: "span" }
-  | { kind: "logs" };
+  | { kind: "logs" }
+  /** `stored` false: the project's attachments would pass their limit (counted invalid, too_large). */
+  | { kind: "attachment"; stored: boolean };
 
 export type SessionGroupKey = "project" | "release" | "environment";
 

@@ -30,7 +30,7 @@ import type {
 } from "../model";
 import type { AccountStore } from "./accounts-types";
 import type { ArtifactStore, ReleaseActivityRepo, ReleaseRepo } from "./release-types";
-import type { LogRepo, SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
+import type { AttachmentRepo, LogRepo, SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
 
 // Storage code reads the domain types through here; every other layer imports src/model.
 export * from "../model";
@@ -163,6 +163,7 @@ export interface Storage {
   spans: SpanRepo;
   // Logs (issue 38).
   logs: LogRepo;
+  attachments: AttachmentRepo;
   retention: RetentionStore;
   accounts: AccountStore;
   /** Releases made by sentry-cli or the API, with commits and deploys. */

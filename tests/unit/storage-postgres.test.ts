@@ -10,6 +10,7 @@ import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
 import { logContract } from "../contract/log-suite";
+import { attachmentContract } from "../contract/attachment-suite";
 import { createPostgresStorage } from "../../src/storage/postgres";
 import { PARTITIONED_TABLES } from "../../src/storage/postgres/partitions";
 import type { Storage } from "../../src/storage/types";
@@ -37,6 +38,7 @@ if (await postgresForTests("storage contract: postgres")) {
   telemetryContract("postgres", postgres);
   spanContract("postgres", postgres);
   logContract("postgres", postgres);
+  attachmentContract("postgres", postgres);
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);

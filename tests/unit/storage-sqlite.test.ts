@@ -14,6 +14,7 @@ import { storageContract, type EngineFactory } from "../contract/suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
 import { logContract } from "../contract/log-suite";
+import { attachmentContract } from "../contract/attachment-suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import type { SqliteTopology } from "../../src/config";
@@ -45,6 +46,7 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   telemetryContract(name, sqlite(commitThread));
   spanContract(name, sqlite(commitThread));
   logContract(name, sqlite(commitThread));
+  attachmentContract(name, sqlite(commitThread));
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
   releaseContract(name, sqlite(commitThread));

@@ -9,6 +9,7 @@ import { postgresEvents } from "./events";
 import { postgresIngest } from "./ingest";
 import { postgresIssues } from "./issues";
 import { postgresLogs } from "./logs";
+import { postgresAttachments } from "./attachments";
 import { KeyChangeListener } from "./listen";
 import { postgresOutcomes } from "./outcomes";
 import { postgresReleaseActivity } from "./releases";
@@ -43,6 +44,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     transactions: postgresTransactions(db),
     spans: postgresSpans(db),
     logs: postgresLogs(db),
+    attachments: postgresAttachments(db),
     retention: postgresRetention(db),
     accounts: app.accounts,
     releases: app.releases,

@@ -12,8 +12,8 @@ export const DAY_MS = 86_400_000;
 /** Allow-list: the only table names that reach partition DDL. */
 export const PARTITIONED_TABLES = [
   "events", "transactions", "spans", "outcomes", "session_counts", "session_users",
-  // Logs (issue 38).
-  "logs",
+  // Logs and attachments (issue 38).
+  "logs", "attachments",
 ] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 

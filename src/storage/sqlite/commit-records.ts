@@ -63,7 +63,7 @@ export type CommitRecord =
   | SpanGroupCommit
   | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>
   // Logs (issue 38): a container's lines, written as they are.
-  | Extract<IngestRecord, { kind: "logs" }>;
+  | Extract<IngestRecord, { kind: "logs" | "attachment" }>;
 
 /** What the commit thread is handed: commit records, and span containers it reads itself (src/items/span-containers.ts). */
 export type HandedRecord = CommitRecord | SpanContainerRecord;

@@ -12,6 +12,7 @@ import { sqliteEvents } from "./events";
 import { sqliteIngest } from "./ingest";
 import { sqliteIssues } from "./issues";
 import { sqliteLogs } from "./logs";
+import { sqliteAttachments } from "./attachments";
 import { sqliteOutcomes } from "./outcomes";
 import { sqliteReleaseActivity } from "./releases";
 import { sqliteRetention } from "./retention";
@@ -63,6 +64,7 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
     logs: sqliteLogs(db),
+    attachments: sqliteAttachments(db),
     retention: sqliteRetention(db),
     accounts: app.accounts,
     releases: app.releases,

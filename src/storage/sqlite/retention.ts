@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { RetentionStore } from "../types";
 import type { Db } from "./db";
+import { attachmentFiles } from "./attachment-files";
 
 /**
  * Allow-list: the telemetry tables retention trims, the time that expires their rows, their row key.
@@ -47,6 +48,13 @@ export function sqliteRetention(db: Db): RetentionStore {
     ),
   }));
 
+  // Attachments (issue 38): the rows of a batch, then their files, then the rows.
+  const expiredAttachments = db.prepare<[number, number], { project_id: number; event_id: string; id: string }>(
+    "SELECT project_id, event_id, id FROM attachments WHERE received < ? LIMIT ?",
+  );
+  const removeAttachment = db.prepare<[number, string, string]>("DELETE FROM attachments WHERE project_id = ? AND event_id = ? AND id = ?");
+  const files = attachmentFiles(db);
+
   /** Runs `remove` until it deletes less than a batch, yielding between batches; returns the rows deleted. */
   async function inBatches(remove: () => number): Promise<number> {
     let deleted = 0;
@@ -67,6 +75,18 @@ export function sqliteRetention(db: Db): RetentionStore {
           const projectId = project.project_id;
           deletedRows += await inBatches(() => remove.run(projectId, before, BATCH).changes);
         }
+      }
+      for (;;) {
+        const rows = expiredAttachments.all(before, BATCH);
+        // Files before rows: after a crash in between the rows are still expired, and the next pass
+        // finishes them; the other order could leave files no row names, never deleted.
+        for (const row of rows) await files.remove(row.id);
+        db.transaction(() => {
+          for (const row of rows) removeAttachment.run(row.project_id, row.event_id, row.id);
+        })();
+        deletedRows += rows.length;
+        if (rows.length < BATCH) break;
+        await yieldToEventLoop();
       }
       return { deletedRows, droppedPartitions: 0 };
     },

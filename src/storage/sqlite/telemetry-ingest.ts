@@ -3,6 +3,7 @@ import type { TelemetryRecordResult } from "../types";
 import type { CommitRecord } from "./commit-records";
 import type { Db } from "./db";
 import { LOG_COLUMNS, logRowValues } from "../log-rows";
+import { attachmentFiles } from "./attachment-files";
 import { SPAN_COLUMNS, sessionStateRowOf, toSessionUpdate, type SessionStateRow, type SpanRow, type TransactionRow } from "../rows";
 
 /** A span row's values in the column order of `spans`. */
@@ -49,6 +50,14 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
   const insertLog = db.prepare<(string | number | null)[]>(
     `INSERT INTO logs (${LOG_COLUMNS.join(", ")}) VALUES (${LOG_COLUMNS.map(() => "?").join(", ")})`,
   );
+  // Attachments (issue 38): the project's total is read in the transaction, so it counts the batch's own.
+  const projectAttachmentBytes = db.prepare<[number], { total: number }>("SELECT COALESCE(SUM(size), 0) AS total FROM attachments WHERE project_id = ?");
+  const attachmentStored = db.prepare<[number, string, string], { id: string }>("SELECT id FROM attachments WHERE project_id = ? AND event_id = ? AND id = ?");
+  const insertAttachment = db.prepare<[number, string, string, string, string | null, string, number, string, number]>(
+    `INSERT OR IGNORE INTO attachments (project_id, event_id, id, filename, content_type, attachment_type, size, sha1, received)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const files = attachmentFiles(db);
   const loadSession = db.prepare<[number, string], SessionStateRow>("SELECT * FROM session_states WHERE project_id = ? AND sid = ?");
   const saveSession = db.prepare<[SessionStateRow]>(
     `INSERT OR REPLACE INTO session_states (project_id, sid, did, seq, init, started, timestamp, status, errors, duration,
@@ -96,6 +105,17 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
             case "logs":
               for (const values of logRowValues(record)) insertLog.run(...values);
               return { kind: "logs" };
+            case "attachment": {
+              const { attachment: a } = record;
+              const projectId = Number(record.projectId);
+              // An SDK retry: stored already, and counted again like any retried item.
+              if (attachmentStored.get(projectId, a.eventId, a.id)) return { kind: "attachment", stored: true };
+              if (projectAttachmentBytes.get(projectId)!.total + a.size > record.projectLimit) return { kind: "attachment", stored: false };
+              // The file first: a row never names bytes that are not there (a rollback leaves a file no row names).
+              files.write(a.id, record.bytes);
+              insertAttachment.run(projectId, a.eventId, a.id, a.filename, a.contentType, a.attachmentType, a.size, a.sha1, record.received);
+              return { kind: "attachment", stored: true };
+            }
           }
         },
         finish() {

@@ -18,3 +18,23 @@ CREATE TABLE logs (
 );
 CREATE INDEX logs_project_time ON logs(project_id, timestamp DESC, id DESC);
 CREATE INDEX logs_project_level_time ON logs(project_id, level, timestamp DESC, id DESC);
+
+-- Attachments (`attachment` items, issue 38): one row per file; the bytes are a file under
+-- DATA_DIR/attachments/<first two hex digits of id>/<id>, written before the row (as artifact blobs,
+-- ADR 0015). The id hashes the event id, name and content, so a retried envelope stores it once.
+-- Expired by `received`, the time its event was received too.
+CREATE TABLE attachments (
+  project_id       INTEGER NOT NULL,
+  event_id         TEXT NOT NULL,
+  id               TEXT NOT NULL,
+  filename         TEXT NOT NULL,
+  content_type     TEXT,
+  attachment_type  TEXT NOT NULL,
+  size             INTEGER NOT NULL,
+  sha1             TEXT NOT NULL,
+  received         INTEGER NOT NULL,
+  PRIMARY KEY (project_id, event_id, id)
+) WITHOUT ROWID;
+-- The project's total (its limit is checked on every attachment stored) from the index alone.
+CREATE INDEX attachments_project_size ON attachments(project_id, size);
+CREATE INDEX attachments_received ON attachments(received);
