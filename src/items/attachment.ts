@@ -38,7 +38,6 @@ export function contentTypeOf(value: unknown): string | null {
 /** The name as sent, without control characters or path parts; "attachment" when nothing is left. */
 export function filenameOf(value: unknown): string {
   const text = textOf(value) ?? "";
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what goes.
   const base = text.replace(/[\u0000-\u001f\u007f]/g, "").split(/[\\/]/).pop()!.trim().slice(0, MAX_FILENAME);
   return base === "" || base === "." || base === ".." ? "attachment" : base;
 }
