@@ -10,6 +10,7 @@ import { scrubbedValues } from "@/src/processing/scrub/meta";
 import { Contexts, EventTags, ExtraData, MessageBlock, RawJson, RequestInfo, ScrubbingNote, SdkBlock, UserInfo } from "./event-data";
 import { ExceptionChain } from "./exception-chain";
 import { TagDistributionList } from "./tag-distribution";
+import { EventAttachments } from "./attachments";
 
 /** The "Details" tab: one event of the issue with paging, and the issue's tag distribution aside. */
 export function EventView({ view, organizationSlug, now }: { view: IssueEventView; organizationSlug: string; now: number }) {
@@ -23,6 +24,13 @@ export function EventView({ view, organizationSlug, now }: { view: IssueEventVie
           <>
             <EventNavigation view={view} event={event} organizationSlug={organizationSlug} now={now} />
             <EventBody event={event} filterHref={filterHref} />
+            {view.attachments.length > 0 ? (
+              <Section title="Attachments" id="event-attachments">
+                <Card className="overflow-hidden">
+                  <EventAttachments attachments={view.attachments} project={project} organizationSlug={organizationSlug} />
+                </Card>
+              </Section>
+            ) : null}
           </>
         ) : (
           <Card>

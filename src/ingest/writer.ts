@@ -6,7 +6,8 @@ import type { IngestStore } from "../storage/types";
 /** What records take of the bound: a span container not read yet counts as the spans it declares. */
 function weightOf(records: IngestRecord[]): number {
   let weight = 0;
-  for (const record of records) weight += record.kind === "span_container" ? 1 + declaredSpans(record) : 1;
+  // A log container (issue 38) weighs its lines, as a span container its spans.
+  for (const record of records) weight += record.kind === "span_container" ? 1 + declaredSpans(record) : record.kind === "logs" ? record.logs.length : 1;
   return weight;
 }
 

@@ -49,6 +49,9 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/users",
   "/api/0/projects/:org/:project",
   "/api/0/projects/:org/:project/events/:eventId",
+  // Attachments (issue 38).
+  "/api/0/projects/:org/:project/events/:eventId/attachments",
+  "/api/0/projects/:org/:project/events/:eventId/attachments/:attachmentId",
   "/api/0/projects/:org/:project/filters",
   "/api/0/projects/:org/:project/filters/:filterId",
   "/api/0/projects/:org/:project/issues",

@@ -1,21 +1,29 @@
 /**
+ * Logs and attachments from the real `@sentry/node` SDK.
+ *
  * Logs from the real `@sentry/node` SDK (11.12: `Sentry.logger.*`, on by default) into a real
  * Periscope on each engine, read back through `/api/0/organizations/{org}/events/?dataset=logs`
  * with the fields the test sent: every level, typed attributes, the trace and span of the span they
  * were written in, nanosecond timestamps. Negative case: a container whose `item_count` lies is
  * counted invalid and nothing else of its envelope is lost.
  *
+ * Attachments (`scope.addAttachment` and hint attachments, a minidump among them) are listed and
+ * downloaded through `/api/0/projects/{org}/{project}/events/{id}/attachments/` as Sentry serves them:
+ * as downloads, never as pages. An oversized one is counted too_large and its event kept.
+ *
  * The SDK is a process-wide singleton: it is initialised per engine, pointing at that engine's server.
  */
 import * as Sentry from "@sentry/node";
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { eventually } from "../helpers/monitoring";
 import { freshSchema, postgresForTests, type TestSchema } from "../helpers/postgres";
 import { startServer, type TestServer } from "../helpers/server";
 
 type Row = Record<string, unknown>;
+
+const MAX_ATTACHMENT = 64 * 1024;
 
 const FIELDS = ["id", "timestamp", "timestamp_precise", "message", "severity", "severity_number", "trace", "span_id", "project.id", "order.id", "paid", "ratio"];
 
@@ -40,7 +48,7 @@ function engineSuite(engine: "sqlite" | "postgres"): void {
         }
         schema = await freshSchema();
       }
-      server = await startServer(schema ? { DATABASE_URL: schema.url } : {});
+      server = await startServer({ MAX_ATTACHMENT_BYTES: String(MAX_ATTACHMENT), ...(schema ? { DATABASE_URL: schema.url } : {}) });
       Sentry.init({ dsn: server.dsn, release: "logs-test@1.0.0", environment: "test", tracesSampleRate: 1, defaultIntegrations: false });
     });
 
@@ -132,6 +140,71 @@ function engineSuite(engine: "sqlite" | "postgres"): void {
         ["log_byte", "invalid_log", JSON.stringify({ items: [line("lying 1"), line("lying 2")] }).length],
         ["log_item", "invalid_log", 3],
       ]);
+    });
+
+    it("stores scope and hint attachments beside their event and serves them as downloads", async (t) => {
+      if (skip) return t.skip("no PostgreSQL");
+      const minidump = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 31) % 256));
+      const html = "<script>alert(document.cookie)</script>";
+      const eventId = Sentry.withScope((scope) => {
+        scope.addAttachment({ filename: "notes.txt", data: "line one\nline two\n", contentType: "text/plain" });
+        scope.addAttachment({ filename: "page.html", data: html, contentType: "text/html" });
+        return Sentry.captureException(new Error("with attachments"), {
+          attachments: [{ filename: "crash.dmp", data: minidump, attachmentType: "event.minidump", contentType: "application/octet-stream" }],
+        });
+      });
+      assert.equal(await Sentry.flush(5000), true);
+      const slug = await projectSlug(server);
+      const base = `/api/0/projects/default/${slug}/events/${eventId}/attachments/`;
+      const listed = await eventually("the attachments", async () => {
+        const response = await server.api(base);
+        const body = (await response.json()) as Row[];
+        return response.status === 200 && body.length === 3 ? body : undefined;
+      });
+      const byName = new Map(listed.map((row) => [row.name, row]));
+      const sha1 = (data: string | Buffer) => createHash("sha1").update(data).digest("hex");
+      assert.deepEqual(
+        [...byName.values()].map((row) => [row.name, row.type, row.mimetype, row.size, row.sha1, row.event_id]).toSorted(),
+        [
+          ["crash.dmp", "event.minidump", "application/octet-stream", minidump.length, sha1(minidump), eventId],
+          ["notes.txt", "event.attachment", "text/plain", 18, sha1("line one\nline two\n"), eventId],
+          ["page.html", "event.attachment", "text/html", html.length, sha1(html), eventId],
+        ],
+      );
+      const dump = await server.api(`${base}${String(byName.get("crash.dmp")!.id)}/?download=1`);
+      assert.equal(dump.status, 200);
+      assert.ok(Buffer.from(await dump.arrayBuffer()).equals(minidump));
+      const page = await server.api(`${base}${String(byName.get("page.html")!.id)}/?download=1`);
+      assert.equal(await page.text(), html);
+      assert.equal(page.headers.get("content-type"), "text/html");
+      assert.equal(page.headers.get("content-disposition"), `attachment; filename="page.html"; filename*=UTF-8''page.html`);
+      assert.equal(page.headers.get("x-content-type-options"), "nosniff");
+      assert.match(page.headers.get("content-security-policy") ?? "", /sandbox/);
+      const described = await server.api(`${base}${String(byName.get("notes.txt")!.id)}/`);
+      assert.deepEqual(await described.json(), byName.get("notes.txt"));
+      assert.equal((await server.api(`${base}${"0".repeat(32)}/?download=1`)).status, 404);
+    });
+
+    it("drops an oversized attachment alone, counted too_large, and keeps its event", async (t) => {
+      if (skip) return t.skip("no PostgreSQL");
+      const since = Date.now() - 60_000;
+      const eventId = Sentry.withScope((scope) => {
+        scope.addAttachment({ filename: "huge.bin", data: Buffer.alloc(MAX_ATTACHMENT + 1, 7) });
+        scope.addAttachment({ filename: "small.txt", data: "fits" });
+        return Sentry.captureMessage("oversized attachment beside me");
+      });
+      assert.equal(await Sentry.flush(5000), true);
+      const slug = await projectSlug(server);
+      const listed = await eventually("the small attachment", async () => {
+        const response = await server.api(`/api/0/projects/default/${slug}/events/${eventId}/attachments/`);
+        const body = (await response.json()) as Row[];
+        return body.length > 0 ? body : undefined;
+      });
+      assert.deepEqual(listed.map((row) => row.name), ["small.txt"]);
+      assert.equal((await server.api(`/api/0/projects/default/${slug}/events/${eventId}/`)).status, 200);
+      const totals = await server.withStorage((storage) => storage.outcomes.totals(server.projectId, since));
+      const tooLarge = totals.filter((total) => total.outcome === "invalid" && total.reason === "too_large");
+      assert.deepEqual(tooLarge.map((total) => [total.category, total.quantity]).toSorted(), [["attachment", MAX_ATTACHMENT + 1], ["attachment_item", 1]]);
     });
   });
 }
