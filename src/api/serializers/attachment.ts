@@ -19,8 +19,9 @@ export function serializeAttachment(attachment: StoredAttachment) {
 
 /**
  * The headers of a download: always a download (`Content-Disposition: attachment`), never sniffed
- * or run as a page (`nosniff`, a sandboxing CSP), whatever type the SDK named — an HTML or SVG file
- * someone sent must not execute in this origin.
+ * (`nosniff`), whatever type the SDK named — an HTML or SVG file someone sent must not open as a
+ * page of this origin. (Every answer also carries the server's CSP, src/http/page-headers.ts, which
+ * allows no script without the page's nonce.)
  */
 export function downloadHeaders(attachment: StoredAttachment): Record<string, string> {
   const ascii = attachment.filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
@@ -29,7 +30,6 @@ export function downloadHeaders(attachment: StoredAttachment): Record<string, st
     "Content-Length": String(attachment.size),
     "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(attachment.filename)}`,
     "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "sandbox; default-src 'none'",
     "Cache-Control": "private, no-store",
   };
 }
