@@ -2,7 +2,7 @@
  * `log` containers in the shape @sentry/core 11.12 sends them (logs/envelope.js: `type: "log"`,
  * `item_count`, `content_type: application/vnd.sentry.items.log+json`, payload `{version: 2, items}`),
  * through the real envelope parser and pipeline. The SDK's own output is covered end to end by
- * tests/integration/logs.test.ts.
+ * tests/integration/logs-attachments.test.ts.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
