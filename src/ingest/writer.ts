@@ -1,5 +1,6 @@
 import { AppError } from "../errors";
 import { declaredSpans } from "../items/span";
+import { declaredLines } from "../items/log";
 import type { IngestRecord, IngestRecordResult } from "../model";
 import type { IngestStore } from "../storage/types";
 
@@ -7,7 +8,9 @@ import type { IngestStore } from "../storage/types";
 function weightOf(records: IngestRecord[]): number {
   let weight = 0;
   // A log container (issue 38) weighs its lines, as a span container its spans.
-  for (const record of records) weight += record.kind === "span_container" ? 1 + declaredSpans(record) : record.kind === "logs" ? record.logs.length : 1;
+  for (const record of records) {
+    weight += record.kind === "span_container" ? 1 + declaredSpans(record) : record.kind === "log_container" ? 1 + declaredLines(record) : 1;
+  }
   return weight;
 }
 

@@ -5,17 +5,17 @@
  * `timestamp` (Unix seconds, or RFC 3339 with up to nine fraction digits), `level` (trace … fatal),
  * `body`, optional `trace_id`, `span_id`, `severity_number` and `attributes` (`{key: {value, type}}`).
  *
- * A container that is not JSON, has no `items`, or whose `item_count` is not the number of items is
- * refused whole (`invalid`, reason `invalid_log`, quantity the declared count) and nothing else of
+ * The container is read where its lines are written (readLogContainer, as span containers are). One
+ * that is not JSON, has no `items`, or whose `item_count` is not the number of items is refused whole (`invalid`, reason `invalid_log`, quantity the declared count) and nothing else of
  * the envelope is touched; otherwise each bad line alone (`invalid_log`, or `timestamp` when it is
  * beyond retention or over 60 s ahead). Lines are scrubbed like events before anything is kept.
  * Category `log_item` (one per line) and `log_byte` (the payload's bytes), as Sentry counts them.
  */
 import { randomUUID } from "node:crypto";
-import { LOG_LEVELS, type LogAttribute, type LogData, type LogLevel, type LogsRecord } from "../model";
-import { scrubberOf, scrubInPlace } from "./scrub";
-import { clockDriftOf, hexIdOf, isObject, jsonObjectOf, MAX_SECS_IN_FUTURE, textOf, timestampOf } from "./telemetry-values";
-import { outcome, type ItemContext, type ItemProcessor, type ItemResult } from "./types";
+import { LOG_LEVELS, type LogAttribute, type LogContainerRecord, type LogData, type LogLevel, type LogsRecord, type ReadIngestRecord } from "../model";
+import { scrubberForSettings, scrubInPlace } from "./scrub";
+import { clockDriftOf, hexIdOf, isObject, jsonObjectOfText, MAX_SECS_IN_FUTURE, textOf, timestampOf } from "./telemetry-values";
+import { outcome, type ItemContext, type ItemProcessor } from "./types";
 
 const CATEGORY = "log_item";
 const BYTE_CATEGORY = "log_byte";
@@ -86,8 +86,8 @@ function stringAttribute(attributes: Record<string, LogAttribute>, key: string):
   return typeof value === "string" ? value : undefined;
 }
 
-/** One line, or undefined when it lacks what every line needs. */
-export function logDataOf(raw: unknown, shiftSeconds: number): LogData | undefined {
+/** One line with a fresh id, or undefined when it lacks what every line needs. */
+export function logDataOf(raw: unknown, shiftSeconds: number): (LogData & { id: string }) | undefined {
   if (!isObject(raw)) return undefined;
   const sent = timestampOf(raw.timestamp);
   const level = levelOf(raw.level);
@@ -97,6 +97,8 @@ export function logDataOf(raw: unknown, shiftSeconds: number): LogData | undefin
   const severity = raw.severity_number;
   const spanId = hexIdOf(raw.span_id, 16) ?? hexIdOf(stringAttribute(attributes, "sentry.trace.parent_span_id"), 16) ?? null;
   return {
+    // Made whole here, the id included: a spread adding it would give every line a new hidden class.
+    id: randomUUID().replaceAll("-", ""),
     traceId: hexIdOf(raw.trace_id, 32) ?? null,
     spanId,
     timestamp: seconds * 1000,
@@ -114,43 +116,77 @@ function timeProblem(log: LogData, receivedAt: number): "timestamp" | null {
   return null;
 }
 
-const containerRefused = (context: ItemContext, reason: string, declared: number, bytes: number): ItemResult => ({
-  records: [outcome(context, "invalid", CATEGORY, reason, declared), outcome(context, "invalid", BYTE_CATEGORY, reason, bytes)],
-});
+type LogContext = Pick<ItemContext, "projectId" | "receivedAt">;
 
+const containerRefused = (context: LogContext, reason: string, declared: number, bytes: number): ReadIngestRecord[] => [
+  outcome(context, "invalid", CATEGORY, reason, declared), outcome(context, "invalid", BYTE_CATEGORY, reason, bytes),
+];
+
+/** The lines a container says it holds (`item_count`, clamped), for bounds taken before it is read. */
+export const declaredLines = (record: LogContainerRecord): number => Math.min(itemCountOf(record.itemCount), MAX_CONTAINER_LOGS);
+
+function readContainer(record: LogContainerRecord, context: LogContext): ReadIngestRecord[] {
+  const declared = itemCountOf(record.itemCount);
+  const bytes = Buffer.byteLength(record.json);
+  const contentType = typeof record.contentType === "string" ? record.contentType.toLowerCase().split(";")[0]?.trim() : undefined;
+  if (contentType !== undefined && contentType !== LOG_CONTENT_TYPE) return containerRefused(context, "invalid_log", declared, bytes);
+  const payload = jsonObjectOfText(record.json);
+  if (!payload) return containerRefused(context, "invalid_json", declared, bytes);
+  const { items } = payload;
+  if (!Array.isArray(items) || record.itemCount !== items.length || items.length > MAX_CONTAINER_LOGS) {
+    return containerRefused(context, "invalid_log", declared, bytes);
+  }
+  scrubInPlace(payload, scrubberForSettings(record.privacy));
+  const logs: LogsRecord["logs"] = [];
+  const dropped = new Map<string, number>();
+  for (const raw of items) {
+    const log = logDataOf(raw, record.shift);
+    const problem = log ? timeProblem(log, context.receivedAt) : "invalid_log";
+    if (log && problem === null) logs.push(log);
+    else if (problem !== null) dropped.set(problem, (dropped.get(problem) ?? 0) + 1);
+  }
+  const records: ReadIngestRecord[] = [];
+  if (logs.length > 0) {
+    records.push({ kind: "logs", projectId: context.projectId, received: context.receivedAt, logs });
+    records.push(outcome(context, "accepted", CATEGORY, null, logs.length));
+    // Bytes of the lines kept, in proportion: the container's framing is not the user's data.
+    records.push(outcome(context, "accepted", BYTE_CATEGORY, null, Math.round((bytes * logs.length) / items.length)));
+  }
+  for (const [reason, quantity] of dropped) records.push(outcome(context, "invalid", CATEGORY, reason, quantity));
+  return records;
+}
+
+/**
+ * The logs and outcome records of a container the pipeline left unread (src/items/span-containers.ts).
+ * Never throws: input nobody foresaw is counted as `internal`, not allowed to fail the commit it
+ * shares with other requests.
+ */
+export function readLogContainer(record: LogContainerRecord): ReadIngestRecord[] {
+  const context = { projectId: record.projectId, receivedAt: record.receivedAt };
+  try {
+    return readContainer(record, context);
+  } catch {
+    return [outcome(context, "invalid", CATEGORY, "internal", declaredLines(record))];
+  }
+}
+
+/**
+ * Only the container's text goes on: it is read where its lines are written (the SQLite commit
+ * thread), off the main thread, as span containers are. Parsing, scrubbing and building 100 lines
+ * there, and handing over one string instead of 100 objects, measured ≈ 2.9 ms + 2.8 ms per
+ * container on the main thread before (bench/process.ts).
+ */
 export const logItem = (): ItemProcessor => ({
   category: CATEGORY,
   // A container may hold up to MAX_CONTAINER_LOGS lines; the envelope limits apply.
   maxBytes: null,
   process(item, context) {
-    const declared = itemCountOf(item.headers.item_count);
-    const bytes = item.payload.length;
-    const contentType = typeof item.headers.content_type === "string" ? item.headers.content_type.toLowerCase().split(";")[0]?.trim() : undefined;
-    if (contentType !== undefined && contentType !== LOG_CONTENT_TYPE) return containerRefused(context, "invalid_log", declared, bytes);
-    const payload = jsonObjectOf(item);
-    if (!payload) return containerRefused(context, "invalid_json", declared, bytes);
-    const { items } = payload;
-    if (!Array.isArray(items) || item.headers.item_count !== items.length || items.length > MAX_CONTAINER_LOGS) {
-      return containerRefused(context, "invalid_log", declared, bytes);
-    }
-    scrubInPlace(payload, scrubberOf(context));
-    const shift = clockDriftOf(context);
-    const logs: LogsRecord["logs"] = [];
-    const dropped = new Map<string, number>();
-    for (const raw of items) {
-      const log = logDataOf(raw, shift);
-      const problem = log ? timeProblem(log, context.receivedAt) : "invalid_log";
-      if (log && problem === null) logs.push({ ...log, id: randomUUID().replaceAll("-", "") });
-      else if (problem !== null) dropped.set(problem, (dropped.get(problem) ?? 0) + 1);
-    }
-    const records: ItemResult["records"] = [];
-    if (logs.length > 0) {
-      records.push({ kind: "logs", projectId: context.projectId, received: context.receivedAt, logs });
-      records.push(outcome(context, "accepted", CATEGORY, null, logs.length));
-      // Bytes of the lines kept, in proportion: the container's framing is not the user's data.
-      records.push(outcome(context, "accepted", BYTE_CATEGORY, null, Math.round((bytes * logs.length) / items.length)));
-    }
-    for (const [reason, quantity] of dropped) records.push(outcome(context, "invalid", CATEGORY, reason, quantity));
-    return { records };
+    const container: LogContainerRecord = {
+      kind: "log_container", projectId: context.projectId, json: item.payload.toString("utf8"), itemCount: item.headers.item_count,
+      contentType: item.headers.content_type, receivedAt: context.receivedAt, shift: clockDriftOf(context),
+    };
+    // Absent when nobody looked the settings up: the defaults apply where it is read.
+    if (context.scrubber !== undefined) container.privacy = context.scrubber?.privacy ?? null;
+    return { records: [container] };
   },
 });

@@ -144,10 +144,33 @@ export type TelemetryRecord =
   | { kind: "transaction"; projectId: string; transaction: TransactionPayload; spans: SpanData[] }
   | { kind: "span"; projectId: string; span: SpanData }
   | SpanContainerRecord
-  // Logs (issue 38): one record per `log` container, its valid lines.
+  // Logs (issue 38): a `log` container not read yet, then its valid lines.
+  | LogContainerRecord
   | LogsRecord
   // Attachments (issue 38).
   | AttachmentRecord;
+
+/**
+ * A `log` container not read yet: like a span container it is parsed, checked and scrubbed where
+ * its lines are written (the SQLite commit thread; other stores at the start of their commit), by
+ * the log item's code (src/items/log.ts readLogContainer). It becomes a LogsRecord and outcomes.
+ */
+export interface LogContainerRecord {
+  kind: "log_container";
+  projectId: string;
+  /** The item's payload as text. */
+  json: string;
+  /** The item header's `item_count`, unchecked. */
+  itemCount: unknown;
+  /** The item header's `content_type`, unchecked. */
+  contentType: unknown;
+  /** Unix ms. */
+  receivedAt: number;
+  /** Seconds to add to the client's timestamps (clock drift). */
+  shift: number;
+  /** The project's data scrubbing settings; null: none; absent: the defaults. */
+  privacy?: EffectivePrivacy | null;
+}
 
 /** The valid lines of one `log` container (src/items/log.ts). */
 export interface LogsRecord {

@@ -83,6 +83,23 @@ export function logContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(ids(tail.items), [301, 300]);
     });
 
+    it("reads log containers where it writes them: a good one stored, a lying one counted and nothing else lost", async () => {
+      const container = (count: number, bodies: string[]) => ({
+        kind: "log_container" as const, projectId: project.id, itemCount: count, contentType: "application/vnd.sentry.items.log+json",
+        receivedAt: NOW, shift: 0, json: JSON.stringify({ items: bodies.map((body) => ({ timestamp: (NOW - 1_000) / 1000, level: "info", body })) }),
+      });
+      const lying = container(3, ["lie 1", "lie 2"]);
+      const results = await storage.ingest.commit([container(2, ["good 1", "good 2"]), lying, line1Record(project.id)]);
+      assert.deepEqual(results, [{ kind: "logs" }, { kind: "logs" }, { kind: "logs" }]);
+      const bodies = (await storage.logs.list({ projectIds: [project.id], limit: 10 })).items.map((log) => log.body).sort();
+      assert.deepEqual(bodies, ["good 1", "good 2", "plain record"]);
+      const totals = await storage.outcomes.totals(project.id, NOW - DAY);
+      assert.deepEqual(totals.filter((t) => t.category === "log_item").map((t) => [t.outcome, t.reason, t.quantity]).toSorted(), [
+        ["accepted", null, 2], ["invalid", "invalid_log", 3],
+      ]);
+      assert.deepEqual(totals.filter((t) => t.category === "log_byte" && t.outcome === "invalid").map((t) => t.quantity), [Buffer.byteLength(lying.json)]);
+    });
+
     it("expires lines older than the cutoff, more than a delete batch of them, and keeps newer ones", async () => {
       const old = Array.from({ length: 1_100 }, (_, i) => line(i + 1, 100 * DAY, "info", `old ${i}`));
       await storage.ingest.commit([record(project.id, old, NOW - 100 * DAY), record(other.id, [line(5_000, 1_000, "info", "new")])]);
@@ -91,6 +108,8 @@ export function logContract(engine: string, factory: EngineFactory): void {
     });
   });
 }
+
+const line1Record = (projectId: string): LogsRecord => record(projectId, [line(77, 3_000, "info", "plain record")]);
 
 /** A cursor at this line, as the list makes them (storage/cursor.ts): [timestamp, id] in base64url JSON. */
 function cursorOf(log: StoredLog): string {

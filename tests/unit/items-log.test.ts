@@ -9,6 +9,7 @@ import { describe, it } from "node:test";
 import { parseEnvelope } from "../../src/ingest/envelope";
 import { processEnvelope } from "../../src/ingest/pipeline";
 import { createItemRegistry } from "../../src/items";
+import { asRead, readSpanContainers } from "../../src/items/span-containers";
 import type { ItemContext } from "../../src/items/types";
 import type { IngestRecord, LogsRecord } from "../../src/model";
 
@@ -34,7 +35,8 @@ function sdkLine(level: string, body: string, secondsAgo: number, attributes: Re
   };
 }
 
-const run = (body: Buffer) => processEnvelope(parseEnvelope(body), registry, context()).records;
+/** The records as a store commits them: log containers read where their lines are written. */
+const run = (body: Buffer) => readSpanContainers(processEnvelope(parseEnvelope(body), registry, context()).records, asRead).records;
 const logsOf = (records: IngestRecord[]) => records.filter((record): record is LogsRecord => record.kind === "logs").flatMap((record) => record.logs);
 const outcomesOf = (records: IngestRecord[]) =>
   records.flatMap((record) => (record.kind === "outcome" ? [[record.outcome, record.category, record.reason, record.quantity]] : []));

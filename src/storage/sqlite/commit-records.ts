@@ -7,7 +7,7 @@
 import type { Level } from "../../processing/types";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
 import { outcomeCounterOf } from "../issue-deltas";
-import type { IngestRecord, IngestRecordResult, ReadIngestRecord, SpanContainerRecord } from "../types";
+import type { IngestRecord, IngestRecordResult, LogContainerRecord, ReadIngestRecord, SpanContainerRecord } from "../types";
 
 export interface EventCommit {
   kind: "event";
@@ -66,9 +66,10 @@ export type CommitRecord =
   | Extract<IngestRecord, { kind: "logs" | "attachment" }>;
 
 /** What the commit thread is handed: commit records, and span containers it reads itself (src/items/span-containers.ts). */
-export type HandedRecord = CommitRecord | SpanContainerRecord;
+export type HandedRecord = CommitRecord | SpanContainerRecord | LogContainerRecord;
 
-export const toHandedRecord = (record: IngestRecord): HandedRecord => (record.kind === "span_container" ? record : toCommitRecord(record));
+export const toHandedRecord = (record: IngestRecord): HandedRecord =>
+  record.kind === "span_container" || record.kind === "log_container" ? record : toCommitRecord(record);
 
 /** A batch as the commit thread is handed it, and how its results map back to the records given. */
 export interface HandOver {
