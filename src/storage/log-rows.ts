@@ -48,5 +48,15 @@ export function toLog(row: LogRow): StoredLog {
 export const newestLogFirst = (a: StoredLog, b: StoredLog): number =>
   b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
+/**
+ * What the stored attributes text must contain for an attribute filter's value to match, as either
+ * a JSON string or a bare JSON number or boolean: `"value":"42"` or `"value":42`. The rows are written
+ * as JSON.stringify of `{value, type}` objects (logRowValues), so this is a necessary condition,
+ * cheap to test on the text before the JSON is parsed; the exact test follows it.
+ */
+export function attributeValueNeedles(value: string): [quoted: string, bare: string] {
+  return [`"value":${JSON.stringify(value)}`, `"value":${value}`];
+}
+
 /** `LIKE` pattern for a substring, with `\` as the escape character. */
 export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from "../cursor";
-import { containsPattern, newestLogFirst, toLog, type LogRow } from "../log-rows";
+import { attributeValueNeedles, containsPattern, newestLogFirst, toLog, type LogRow } from "../log-rows";
 import type { LogListQuery, LogRepo, StoredLog } from "../types";
 import type { Param, PgDb } from "./db";
 
@@ -28,7 +28,15 @@ export function postgresLogs(db: PgDb): LogRepo {
     }
     if (query.traceId !== undefined) where.push(`trace_id = ${p(query.traceId)}`);
     for (const text of query.text ?? []) where.push(`body ILIKE ${p(containsPattern(text))}`);
-    for (const [key, value] of query.attributes ?? []) where.push(`(attributes::jsonb -> ${p(key)} ->> 'value') = ${p(value)}`);
+    for (const [key, value] of query.attributes ?? []) {
+      // The text test first: it skips most rows without parsing their JSON (attributeValueNeedles).
+      // CASE keeps PostgreSQL from casting a row to jsonb before the text test has passed it.
+      const [quoted, bare] = attributeValueNeedles(value);
+      where.push(
+        `CASE WHEN strpos(attributes, ${p(quoted)}) > 0 OR strpos(attributes, ${p(bare)}) > 0 ` +
+          `THEN (attributes::jsonb -> ${p(key)} ->> 'value') = ${p(value)} ELSE false END`,
+      );
+    }
     const rows = await db.query<LogRow>(
       `SELECT * FROM logs WHERE ${where.join(" AND ")} ORDER BY timestamp DESC, id DESC LIMIT ${p(need)}`,
       params,

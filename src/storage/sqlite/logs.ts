@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from "../cursor";
-import { containsPattern, newestLogFirst, toLog, type LogRow } from "../log-rows";
+import { attributeValueNeedles, containsPattern, newestLogFirst, toLog, type LogRow } from "../log-rows";
 import type { LogListQuery, LogRepo, StoredLog } from "../types";
 import type { Db } from "./db";
 
@@ -62,8 +62,9 @@ export function sqliteLogs(db: Db): LogRepo {
       params.push(containsPattern(text));
     }
     for (const [key, value] of query.attributes ?? []) {
-      where.push(`${ATTRIBUTE_TEXT} = ?`);
-      params.push(attributePath(key), attributePath(key), value);
+      // The text test first: it skips most rows without parsing their JSON (attributeValueNeedles).
+      where.push(`(instr(attributes, ?) > 0 OR instr(attributes, ?) > 0) AND ${ATTRIBUTE_TEXT} = ?`);
+      params.push(...attributeValueNeedles(value), attributePath(key), attributePath(key), value);
     }
     const index = level === null ? "logs_project_time" : "logs_project_level_time";
     const sql = `SELECT * FROM logs INDEXED BY ${index} WHERE ${where.join(" AND ")} ORDER BY timestamp DESC, id DESC LIMIT ?`;
