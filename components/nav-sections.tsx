@@ -16,6 +16,13 @@ export interface NavEntry {
 const projectQuery = (project: Project | null) => (project ? `?project=${project.id}` : "");
 
 export const NAV_SECTIONS = [
+  // Organisation dashboard (issue 37): the landing page after login.
+  {
+    id: "dashboard",
+    label: "Dashboard",
+    href: (organization) => `/organizations/${organization.slug}`,
+    icon: <path d="M4 13h6V4H4v9Zm0 7h6v-4H4v4Zm10 0h6v-9h-6v9Zm0-16v4h6V4h-6Z" />,
+  },
   {
     id: "issues",
     label: "Issues",
@@ -34,6 +41,19 @@ export const NAV_SECTIONS = [
     label: "Logs",
     href: (organization, project) => `/organizations/${organization.slug}/logs${projectQuery(project)}`,
     icon: <path d="M5 6h14M5 10h14M5 14h9M5 18h6" />,
+  },
+  // Cron monitors and user feedback.
+  {
+    id: "crons",
+    label: "Crons",
+    href: (organization, project) => `/organizations/${organization.slug}/crons${projectQuery(project)}`,
+    icon: <path d="M12 7v5l3 2m6-2a9 9 0 1 1-18 0 9 9 0 0 1 18 0Z" />,
+  },
+  {
+    id: "feedback",
+    label: "Feedback",
+    href: (organization, project) => `/organizations/${organization.slug}/feedback${projectQuery(project)}`,
+    icon: <path d="M4 5h16v11H9l-5 4V5Zm4 5h8M8 13h5" />,
   },
   {
     id: "stats",

@@ -1,5 +1,5 @@
 /**
- * `attachment` items (docs/protocol.md §8.7): a file beside the event of the envelope (the
+ * `attachment` items (docs/protocol.md §8.9): a file beside the event of the envelope (the
  * envelope header's `event_id`), with `filename`, `content_type` and `attachment_type`
  * (`event.attachment` by default; `event.minidump`, `event.view_hierarchy`, … are kept as plain files
  * too). Unlike an oversized event, an attachment over MAX_ATTACHMENT_BYTES does not refuse the

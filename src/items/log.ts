@@ -1,5 +1,5 @@
 /**
- * `log` items (docs/protocol.md §8.6): a container, `content_type:
+ * `log` items (docs/protocol.md §8.8): a container, `content_type:
  * application/vnd.sentry.items.log+json`, payload `{"items":[…]}` (@sentry/core 11 adds `version`
  * and, in browsers, `ingest_settings`), with `item_count` equal to the number of lines. Each line:
  * `timestamp` (Unix seconds, or RFC 3339 with up to nine fraction digits), `level` (trace … fatal),

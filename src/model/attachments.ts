@@ -1,5 +1,5 @@
 /**
- * Attachments (`attachment` envelope items, docs/protocol.md §8.7): files an SDK sends with an
+ * Attachments (`attachment` envelope items, docs/protocol.md §8.9): files an SDK sends with an
  * event — `event.attachment` (plain files), `event.minidump`, `event.view_hierarchy`, … — kept as
  * they came, as plain files, beside the event they name and expired with it.
  */

@@ -13,3 +13,7 @@ export * from "./privacy";
 // Logs and attachments (issue 38).
 export * from "./logs";
 export * from "./attachments";
+// Cron monitors and user feedback.
+export * from "./monitors";
+export * from "./feedback";
+export * from "./quotas";

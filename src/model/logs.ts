@@ -1,5 +1,5 @@
 /**
- * Logs (`log` envelope items, docs/protocol.md §8.6): one line each, with OpenTelemetry-style typed
+ * Logs (`log` envelope items, docs/protocol.md §8.8): one line each, with OpenTelemetry-style typed
  * attributes. Like the other telemetry they name their project by id only. Times are Unix ms (with
  * the sub-millisecond fraction); `timestampNs` keeps the nanoseconds exactly, as decimal text.
  */

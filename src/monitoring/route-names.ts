@@ -19,6 +19,15 @@ export const ROUTE_PATTERNS = [
   "/organizations/:org/stats",
   // Logs and attachments (issue 38).
   "/organizations/:org/logs",
+  // Cron monitors and user feedback.
+  "/organizations/:org/crons",
+  "/organizations/:org/crons/:monitorSlug",
+  "/organizations/:org/feedback",
+  "/organizations/:org/feedback/:feedbackId",
+  "/api/0/organizations/:org/monitors",
+  "/api/0/organizations/:org/monitors/:monitorSlug",
+  "/api/0/organizations/:org/monitors/:monitorSlug/checkins",
+  "/api/0/projects/:org/:project/user-feedback",
   "/settings/:org",
   "/settings/:org/audit-log",
   "/settings/:org/members",
@@ -68,6 +77,12 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/repos",
   "/api/0/projects/:org/:project/releases",
   "/api/0/projects/:org/:project/releases/:version/files",
+  // Quotas and spike protection (issue 33 item 4).
+  "/settings/:org/quotas",
+  "/settings/:org/projects/:project/quotas",
+  "/api/0/organizations/:org/quotas",
+  "/api/0/organizations/:org/spike-protections",
+  "/api/0/projects/:org/:project/quotas",
 ] as const;
 
 const PATTERNS = ROUTE_PATTERNS.map((pattern) => pattern.split("/").slice(1));
