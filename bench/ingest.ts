@@ -22,6 +22,8 @@
  * error envelopes with no maps uploaded, then `--probes` esbuild bundles with maps of `--map-mb` MiB
  * uploaded by the real sentry-cli, each bundle's first event amid paced plain events (is the door
  * held up while the map is parsed?), then plain and bundle events in turn with the maps cached.
+ * `--mix logs` (issue 38) sends `log` containers of 100 lines as @sentry/node does (bench/mix.ts) and
+ * reports durable log lines/s, and the containers' requests/s as a ratio to the bare server's.
  * `--scrub-rules 0,20,20,0`: one row per entry, each with that many advanced data scrubbing rules on the
  * project (bench/scrub-rules.ts; default scrubbing is always on), alternated in the order given.
  * `--quotas none,on,on,none`: likewise one row per entry, with or without quotas on the project and
@@ -40,7 +42,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { makeTemplate, median, openConnections, paceWarning, percentile, ratesBySlice, runLoad, SLICE_SECONDS, type LoadResult, type Template } from "./load";
-import { realisticMix } from "./mix";
+import { LOG_LINES_PER_CONTAINER, logMix, realisticMix } from "./mix";
 import { MAX_SCRUB_RULES, putScrubRules } from "./scrub-rules";
 import { putBenchQuotas, QUOTA_VARIANTS, type QuotaVariant } from "./quotas";
 import { MAX_ALERT_RULES, putAlertRules, startHookSink } from "./alert-rules";
@@ -207,6 +209,8 @@ interface Verification {
   stored: number;
   issues: number;
   missing: number;
+  /** Log lines stored (--mix logs only; 0 otherwise, so a compared build without logs verifies too). */
+  logLines: number;
 }
 
 /** Where one engine's run keeps its data: the server's env, the check of acknowledged ids, cleanup. */
@@ -229,8 +233,9 @@ async function sqliteTarget(): Promise<EngineTarget> {
       const missing = acceptedIds.filter((id) => !storedIds.has(id)).length;
       const stored = (db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n;
       const issues = (db.prepare("SELECT COUNT(*) AS n FROM issues").get() as { n: number }).n;
+      const logLines = args.mix === "logs" ? (db.prepare("SELECT COUNT(*) AS n FROM logs").get() as { n: number }).n : 0;
       db.close();
-      return { stored, issues, missing };
+      return { stored, issues, missing, logLines };
     },
     async cleanup() {
       // --keep-data: leave the SQLite file for inspection (which tables and indexes the run grew).
@@ -256,9 +261,11 @@ async function postgresTarget(): Promise<EngineTarget> {
       );
       const stored = await admin.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${schema}.events`);
       const issues = await admin.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${schema}.issues`);
+      const logLines = args.mix === "logs" ? await admin.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${schema}.logs`) : { rows: [{ n: "0" }] };
       return {
         stored: Number(stored.rows[0]!.n),
         issues: Number(issues.rows[0]!.n),
+        logLines: Number(logLines.rows[0]!.n),
         missing: acceptedIds.length - Number(found.rows[0]!.n),
       };
     },
@@ -353,6 +360,19 @@ function slicesLine(result: LoadResult): string {
   return `acknowledged requests/s per ${SLICE_SECONDS} s of the run: ${rates.map((rate) => Math.round(rate)).join(", ")}${trend}`;
 }
 
+/**
+ * The log mix's figure: the run's acknowledged lines per second, durable when the database holds at
+ * least as many lines (it holds the warm-up's too); containers/s over the bare server's requests/s.
+ */
+function logLine(name: string, accepted: number, runSeconds: number, baselineRate: number, stored: number): string {
+  const lines = accepted * LOG_LINES_PER_CONTAINER;
+  if (stored < lines) process.exitCode = 1;
+  return (
+    `${name}: durable log lines/s ${Math.round(lines / runSeconds)} (${LOG_LINES_PER_CONTAINER} per container); containers/s ÷ bare req/s ${(accepted / runSeconds / baselineRate).toFixed(3)}; ` +
+    `the database holds ${stored} lines (warm-up included)${stored < lines ? `: ${lines - stored} acknowledged lines MISSING` : ""}`
+  );
+}
+
 /** --compare DIR: another checkout (its own node_modules and build) to alternate with this one. */
 const compareRoot = args.compare ? path.resolve(args.compare) : null;
 if (compareRoot && !existsSync(path.join(compareRoot, "scripts", "start.mjs"))) {
@@ -398,7 +418,7 @@ async function runPeriscope(
     const result = await warmedRun(periscope.child.pid!, { url, templates: templatesFor(dsn.username), connections, rate });
     const rss = peakRssMb(periscope.child.pid!);
     await stop(periscope.child);
-    const { stored, issues, missing } = await target.verify(result.acceptedIds);
+    const { stored, issues, missing, logLines } = await target.verify(result.acceptedIds);
     const alertLine = hooks && alertRules !== null ? [`${name}: ${alertRules} alert rules: ${hooks.count()} webhooks sent; ${await alertBacklog(target.env)} feed entries left unevaluated at the stop`] : [];
     await hooks?.close();
     if (missing > 0) process.exitCode = 1;
@@ -416,6 +436,7 @@ async function runPeriscope(
         `${name}: ${slicesLine(result)}`,
         ...alertLine,
         ...(paced === null ? [] : [`${name}: ${paced}`]),
+        ...(args.mix === "logs" ? [logLine(name, result.accepted, result.seconds, baselineRate, logLines)] : []),
       ],
       requestsPerSecond: result.accepted / result.seconds,
       cpuUsPerRequest: result.cpuUsPerRequest,
@@ -564,7 +585,7 @@ async function main() {
   }
   // "errors": four error envelopes; "realistic": the issue-5 mix (bench/mix.ts), addressed to each server's key;
   // "sourcemaps": the four envelopes, then beside events whose frames need an uploaded source map (runSourceMaps).
-  if (!["errors", "realistic", "sourcemaps"].includes(args.mix)) throw new Error(`--mix takes errors, realistic or sourcemaps, not "${args.mix}"`);
+  if (!["errors", "realistic", "sourcemaps", "logs"].includes(args.mix)) throw new Error(`--mix takes errors, realistic, sourcemaps or logs, not "${args.mix}"`);
   const realistic = args.mix === "realistic";
   const sourceMaps = args.mix === "sourcemaps";
   if (sourceMaps && compareRoot) throw new Error("--mix sourcemaps measures one build; --compare the builds on --mix errors (the plain envelopes)");
@@ -573,12 +594,14 @@ async function main() {
   const templatesFor = (publicKey: string) =>
     realistic
       ? realisticMix(publicKey, Number(args.issues))
-      : FIXTURES.map((name) => makeTemplate(readFileSync(path.join(root, "tests", "fixtures", "envelopes", `${name}.envelope`))));
+      : args.mix === "logs"
+        ? logMix(publicKey)
+        : FIXTURES.map((name) => makeTemplate(readFileSync(path.join(root, "tests", "fixtures", "envelopes", `${name}.envelope`))));
   const templates = templatesFor("0".repeat(32));
   const bytes = templates.reduce((sum, template) => sum + Buffer.concat(template.parts).length, 0);
   console.log(
     `bench: ${seconds}s per server, ${connections} connections, engines ${selected.join(", ")}, ingest ${modes.join(", ")}, ` +
-      (realistic ? `realistic mix (${args.issues} error variants)` : `envelopes ${FIXTURES.join(", ")}`) +
+      (realistic ? `realistic mix (${args.issues} error variants)` : args.mix === "logs" ? `log containers of ${LOG_LINES_PER_CONTAINER} lines` : `envelopes ${FIXTURES.join(", ")}`) +
       (sourceMaps ? `, then beside events of ${BUNDLE_FRAMES} frames into ${bundles.length} bundles with maps of ${bundles.map(({ bundle }) => (bundle.mapBytes / 1024 / 1024).toFixed(2)).join(", ")} MiB` : "") +
       `, ${templates.length} templates averaging ${Math.round(bytes / templates.length)} bytes`,
   );

@@ -44,3 +44,48 @@ export function realisticMix(publicKey: string, issues: number): Template[] {
   }
   return templates;
 }
+
+/** Lines per log container in the log mix: the SDKs flush at 100 (@sentry/core MAX_LOG_BUFFER_SIZE). */
+export const LOG_LINES_PER_CONTAINER = 100;
+
+/**
+ * One `log` container of LOG_LINES_PER_CONTAINER lines as @sentry/node 11.12 sends them (issue 38):
+ * every level, the attributes the SDK adds (release, environment, SDK, sequence, the active span)
+ * and two of the application's. The envelope's trace id is fresh per request (makeTemplate), and
+ * so is every line's.
+ */
+export function logTemplate(publicKey: string): Template {
+  const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const now = Date.now() / 1000;
+  const levels = ["info", "info", "info", "debug", "warn", "error"] as const;
+  const severity = { trace: 1, debug: 5, info: 9, warn: 13, error: 17, fatal: 21 };
+  const items = Array.from({ length: LOG_LINES_PER_CONTAINER }, (_, i) => {
+    const level = levels[i % levels.length]!;
+    return {
+      timestamp: now + i / 1000, level, body: `request ${i} handled for /api/orders/${1000 + i} in ${(i * 7) % 300} ms`, trace_id: traceId,
+      severity_number: severity[level],
+      attributes: {
+        "sentry.release": { value: "shop-api@2.4.1", type: "string" },
+        "sentry.environment": { value: "production", type: "string" },
+        "sentry.sdk.name": { value: "sentry.javascript.node", type: "string" },
+        "sentry.sdk.version": { value: "11.12.0", type: "string" },
+        "sentry.timestamp.sequence": { value: i, type: "integer" },
+        "sentry.trace.parent_span_id": { value: "a1b2c3d4e5f60718", type: "string" },
+        "http.route": { value: "/api/orders/:id", type: "string" },
+        "order.id": { value: 1000 + i, type: "integer" },
+      },
+    };
+  });
+  const header = { sent_at: new Date().toISOString(), sdk: { name: "sentry.javascript.node", version: "11.12.0" }, trace: { trace_id: traceId, public_key: publicKey } };
+  const text = [
+    JSON.stringify(header),
+    JSON.stringify({ type: "log", item_count: items.length, content_type: "application/vnd.sentry.items.log+json" }),
+    JSON.stringify({ version: 2, items }),
+  ].join("\n");
+  return { ...makeTemplate(Buffer.from(text, "utf8")), label: "log container" };
+}
+
+/** The log mix: log containers only, as a service with logging on sends them between its errors. */
+export function logMix(publicKey: string): Template[] {
+  return [logTemplate(publicKey)];
+}

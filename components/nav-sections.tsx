@@ -42,6 +42,13 @@ export const NAV_SECTIONS = [
     href: (organization, project) => `/organizations/${organization.slug}/performance${projectQuery(project)}`,
     icon: <path d="M4 18a8 8 0 1 1 16 0M12 18l4-6" />,
   },
+  // Logs (issue 38).
+  {
+    id: "logs",
+    label: "Logs",
+    href: (organization, project) => `/organizations/${organization.slug}/logs${projectQuery(project)}`,
+    icon: <path d="M5 6h14M5 10h14M5 14h9M5 18h6" />,
+  },
   // Cron monitors and user feedback.
   {
     id: "crons",

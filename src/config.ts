@@ -25,6 +25,9 @@ const schema = z.object({
   MAX_ENVELOPE_BYTES: bytes(20 * MiB),
   MAX_EVENT_BYTES: bytes(1 * MiB),
   MAX_ARTIFACT_BYTES: bytes(100 * MiB),
+  // Attachments (issue 38).
+  MAX_ATTACHMENT_BYTES: bytes(10 * MiB),
+  MAX_PROJECT_ATTACHMENT_BYTES: bytes(1024 * MiB),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   MAX_CONNECTIONS: z.coerce.number().int().positive().default(4096),
@@ -96,6 +99,10 @@ export interface Config {
     maxEventBytes: number;
     /** Items in one envelope; parsing stops at the first one past it (413). */
     maxEnvelopeItems: number;
+    /** Bytes of one attachment item; larger ones alone are dropped (too_large). */
+    maxAttachmentBytes: number;
+    /** Bytes of all stored attachments of one project; past it new ones are dropped (too_large). */
+    maxProjectAttachmentBytes: number;
   };
   /** Request bytes held in memory (wire bodies and decoded envelopes) by all requests, and by one address (src/ingest/budget.ts). */
   buffers: { total: number; perAddress: number };
@@ -244,6 +251,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxEnvelopeBytes: c.MAX_ENVELOPE_BYTES,
       maxEventBytes: c.MAX_EVENT_BYTES,
       maxEnvelopeItems: c.MAX_ENVELOPE_ITEMS,
+      maxAttachmentBytes: c.MAX_ATTACHMENT_BYTES,
+      maxProjectAttachmentBytes: c.MAX_PROJECT_ATTACHMENT_BYTES,
     },
     buffers: { total: totalBuffers, perAddress: perAddressBuffers },
     artifacts: { maxBytes: c.MAX_ARTIFACT_BYTES },

@@ -12,6 +12,7 @@ import { ExceptionChain } from "./exception-chain";
 import { traceHref } from "../performance/links";
 import { eventTraceOf } from "@/src/processing/trace-context";
 import { TagDistributionList } from "./tag-distribution";
+import { EventAttachments } from "./attachments";
 
 /** The "Details" tab: one event of the issue with paging, and the issue's tag distribution aside. */
 export function EventView({ view, organizationSlug, now }: { view: IssueEventView; organizationSlug: string; now: number }) {
@@ -25,6 +26,13 @@ export function EventView({ view, organizationSlug, now }: { view: IssueEventVie
           <>
             <EventNavigation view={view} event={event} organizationSlug={organizationSlug} now={now} />
             <EventBody event={event} filterHref={filterHref} organizationSlug={organizationSlug} />
+            {view.attachments.length > 0 ? (
+              <Section title="Attachments" id="event-attachments">
+                <Card className="overflow-hidden">
+                  <EventAttachments attachments={view.attachments} project={project} organizationSlug={organizationSlug} />
+                </Card>
+              </Section>
+            ) : null}
           </>
         ) : (
           <Card>

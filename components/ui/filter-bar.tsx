@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { buttonClass } from "../ui";
+import { buttonClass, inputClass } from "../ui";
 import { AutoSubmitSelect } from "./auto-submit-select";
 
 export interface FilterSelect {
@@ -11,14 +11,24 @@ export interface FilterSelect {
   options: readonly { value: string; label: string }[];
 }
 
+/** A free-text search field of a filter bar (the log explorer's query); Enter applies it. */
+export interface FilterSearch {
+  name: string;
+  label: string;
+  value: string;
+  placeholder?: string;
+}
+
 /**
  * The one filter bar of the UI: selects (project, category, …) in a GET form, so the filters live
  * in the URL; with JavaScript a change applies at once, without it an Apply button does. `keep`
  * carries the page's other parameters (the time range); `children` is the time-range picker's slot
  * (outside the form: the picker has its own).
  */
-export function FilterBar({ path, selects, keep, children }: { path: string; selects: readonly FilterSelect[]; keep: Record<string, string | undefined>; children?: ReactNode }) {
-  const names = new Set(selects.map((select) => select.name));
+export function FilterBar({
+  path, selects, keep, search, children,
+}: { path: string; selects: readonly FilterSelect[]; keep: Record<string, string | undefined>; search?: FilterSearch; children?: ReactNode }) {
+  const names = new Set([...selects.map((select) => select.name), ...(search ? [search.name] : [])]);
   return (
     <div className="flex flex-wrap items-end justify-between gap-3" data-testid="filter-bar">
       <form action={path} method="get" role="search" aria-label="Filters" className="flex flex-wrap items-end gap-3">
@@ -29,6 +39,12 @@ export function FilterBar({ path, selects, keep, children }: { path: string; sel
             <AutoSubmitSelect name={select.name} defaultValue={select.value} options={select.options} />
           </label>
         ))}
+        {search ? (
+          <label className="flex min-w-[16rem] flex-1 flex-col gap-1 text-xs font-medium text-muted">
+            {search.label}
+            <input type="search" name={search.name} defaultValue={search.value} placeholder={search.placeholder} className={`${inputClass} py-1.5`} />
+          </label>
+        ) : null}
         <noscript>
           <button type="submit" className={buttonClass.secondary}>
             Apply

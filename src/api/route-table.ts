@@ -88,6 +88,9 @@ export const ROUTES = {
   "POST /api/0/issues/{issueId}/comments/": { level: "organization", scope: "event:write" },
   "GET /api/0/issues/{issueId}/activities/": { level: "organization", scope: "event:read" },
   "GET /api/0/projects/{org}/{project}/events/{eventId}/": { level: "organization", scope: "event:read" },
+  // Attachments (issue 38).
+  "GET /api/0/projects/{org}/{project}/events/{eventId}/attachments/": { level: "organization", scope: "event:read" },
+  "GET /api/0/projects/{org}/{project}/events/{eventId}/attachments/{attachmentId}/": { level: "organization", scope: "event:read" },
   "GET /api/0/projects/{org}/{project}/keys/": { level: "organization", scope: "project:read" },
   "POST /api/0/projects/{org}/{project}/keys/": { level: "organization", scope: "project:write" },
   "GET /api/0/projects/{org}/{project}/keys/{keyId}/": { level: "organization", scope: "project:read" },

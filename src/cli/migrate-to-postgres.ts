@@ -93,6 +93,8 @@ const TABLES: TableCopy[] = [
   { table: "session_counts", orderBy: "project_id, hour, release, environment, health", partitionBy: { table: "session_counts", column: "hour" } },
   { table: "session_users", orderBy: "project_id, hour, release, environment, did", partitionBy: { table: "session_users", column: "hour" } },
   { table: "outcomes", orderBy: "project_id, hour, outcome, category, reason", partitionBy: { table: "outcomes", column: "hour" } },
+  // Logs (issue 38).
+  { table: "logs", orderBy: "project_id, timestamp, id", partitionBy: { table: "logs", column: "timestamp" } },
 ];
 
 const IDENTITY_TABLES = [

@@ -1,12 +1,16 @@
 import { AppError } from "../errors";
 import { declaredSpans } from "../items/span";
+import { declaredLines } from "../items/log";
 import type { IngestRecord, IngestRecordResult } from "../model";
 import type { IngestStore } from "../storage/types";
 
 /** What records take of the bound: a span container not read yet counts as the spans it declares. */
 function weightOf(records: IngestRecord[]): number {
   let weight = 0;
-  for (const record of records) weight += record.kind === "span_container" ? 1 + declaredSpans(record) : 1;
+  // A log container (issue 38) weighs its lines, as a span container its spans.
+  for (const record of records) {
+    weight += record.kind === "span_container" ? 1 + declaredSpans(record) : record.kind === "log_container" ? 1 + declaredLines(record) : 1;
+  }
   return weight;
 }
 

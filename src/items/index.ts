@@ -1,5 +1,7 @@
+import { attachmentItem, DEFAULT_ATTACHMENT_LIMITS, type AttachmentLimits } from "./attachment";
 import { clientReportItem } from "./client-report";
 import { eventItem } from "./event";
+import { logItem } from "./log";
 import { sessionItem } from "./session";
 import { sessionsItem } from "./sessions";
 import { spanItem } from "./span";
@@ -50,7 +52,7 @@ export interface AppItemSinks {
   feedback?: FeedbackSink;
 }
 
-export function createItemRegistry(limits: { maxEventBytes: number }, symbolicator: Symbolicator | null = null, sinks: AppItemSinks = {}): ItemRegistry {
+export function createItemRegistry(limits: { maxEventBytes: number } & Partial<AttachmentLimits>, symbolicator: Symbolicator | null = null, sinks: AppItemSinks = {}): ItemRegistry {
   const stored = new Map<string, ItemProcessor>([
     ["event", eventItem(limits.maxEventBytes, symbolicator)],
     ["transaction", transactionItem(limits.maxEventBytes)],
@@ -58,6 +60,9 @@ export function createItemRegistry(limits: { maxEventBytes: number }, symbolicat
     ["session", sessionItem()],
     ["sessions", sessionsItem()],
     ["client_report", clientReportItem()],
+    // Logs and attachments (issue 38).
+    ["log", logItem()],
+    ["attachment", attachmentItem({ ...DEFAULT_ATTACHMENT_LIMITS, ...definedOf(limits) })],
   ]);
   // Cron monitors and user feedback.
   if (sinks.checkIns) stored.set("check_in", checkInItem(sinks.checkIns));
@@ -79,4 +84,12 @@ export function createItemRegistry(limits: { maxEventBytes: number }, symbolicat
       return processor;
     },
   };
+}
+
+/** The attachment limits `limits` sets (a config always sets both; tests may set neither). */
+function definedOf(limits: Partial<AttachmentLimits>): Partial<AttachmentLimits> {
+  const out: Partial<AttachmentLimits> = {};
+  if (limits.maxAttachmentBytes !== undefined) out.maxAttachmentBytes = limits.maxAttachmentBytes;
+  if (limits.maxProjectAttachmentBytes !== undefined) out.maxProjectAttachmentBytes = limits.maxProjectAttachmentBytes;
+  return out;
 }

@@ -11,6 +11,9 @@ export * from "./performance";
 export * from "./artifacts";
 export * from "./releases";
 export * from "./privacy";
+// Logs and attachments (issue 38).
+export * from "./logs";
+export * from "./attachments";
 // Cron monitors and user feedback.
 export * from "./monitors";
 export * from "./feedback";

@@ -1,6 +1,6 @@
 /** What the ingest pipeline hands to the writer, and what a commit answers per record. */
 import type { GroupingResult, IndexedEvent } from "../processing/types";
-import type { SpanContainerRecord, TelemetryRecord, TelemetryRecordResult } from "./telemetry";
+import type { LogContainerRecord, SpanContainerRecord, TelemetryRecord, TelemetryRecordResult } from "./telemetry";
 
 
 /** What the ingest pipeline hands to the writer: one record per accepted item. */
@@ -30,7 +30,7 @@ export type IngestRecord =
   | TelemetryRecord;
 
 /** An ingest record with nothing left to read: what the SQL of every engine writes. */
-export type ReadIngestRecord = Exclude<IngestRecord, SpanContainerRecord>;
+export type ReadIngestRecord = Exclude<IngestRecord, SpanContainerRecord | LogContainerRecord>;
 
 export type OutcomeKind = "accepted" | "filtered" | "rate_limited" | "invalid" | "unsupported" | "client_discard";
 

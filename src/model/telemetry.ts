@@ -7,6 +7,8 @@
 import type { NormalizedEvent } from "../processing/types";
 import type { OutcomeKind } from "./ingest";
 import type { EffectivePrivacy } from "./privacy";
+import type { LogData } from "./logs";
+import type { AttachmentRecord } from "./attachments";
 
 /**
  * Sentry's `session.status` groups, mildest first: a session (or a user, over all their sessions)
@@ -141,7 +143,43 @@ export type TelemetryRecord =
   /** `spans` holds the transaction's root (the segment) and its child spans as span rows. */
   | { kind: "transaction"; projectId: string; transaction: TransactionPayload; spans: SpanData[] }
   | { kind: "span"; projectId: string; span: SpanData }
-  | SpanContainerRecord;
+  | SpanContainerRecord
+  // Logs (issue 38): a `log` container not read yet, then its valid lines.
+  | LogContainerRecord
+  | LogsRecord
+  // Attachments (issue 38).
+  | AttachmentRecord;
+
+/**
+ * A `log` container not read yet: like a span container it is parsed, checked and scrubbed where
+ * its lines are written (the SQLite commit thread; other stores at the start of their commit), by
+ * the log item's code (src/items/log.ts readLogContainer). It becomes a LogsRecord and outcomes.
+ */
+export interface LogContainerRecord {
+  kind: "log_container";
+  projectId: string;
+  /** The item's payload as text. */
+  json: string;
+  /** The item header's `item_count`, unchecked. */
+  itemCount: unknown;
+  /** The item header's `content_type`, unchecked. */
+  contentType: unknown;
+  /** Unix ms. */
+  receivedAt: number;
+  /** Seconds to add to the client's timestamps (clock drift). */
+  shift: number;
+  /** The project's data scrubbing settings; null: none; absent: the defaults. */
+  privacy?: EffectivePrivacy | null;
+}
+
+/** The valid lines of one `log` container (src/items/log.ts). */
+export interface LogsRecord {
+  kind: "logs";
+  projectId: string;
+  /** Unix ms. */
+  received: number;
+  logs: (LogData & { id: string })[];
+}
 
 /**
  * A v2 span container not read yet: where the store reads it (the SQLite commit thread) its JSON
@@ -170,7 +208,10 @@ export type TelemetryRecordResult =
   | { kind: "session_aggregate" }
   | { kind: "transaction"; duplicate: boolean }
   /** Also the answer for a whole span container. */
-  | { kind: "span" };
+  | { kind: "span" }
+  | { kind: "logs" }
+  /** `stored` false: the project's attachments would pass their limit (counted invalid, too_large). */
+  | { kind: "attachment"; stored: boolean };
 
 export type SessionGroupKey = "project" | "release" | "environment";
 

@@ -17,6 +17,8 @@ export const ROUTE_PATTERNS = [
   "/organizations/:org/releases",
   "/organizations/:org/releases/:version",
   "/organizations/:org/stats",
+  // Logs and attachments (issue 38).
+  "/organizations/:org/logs",
   // Cron monitors and user feedback.
   "/organizations/:org/crons",
   "/organizations/:org/crons/:monitorSlug",
@@ -69,6 +71,9 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/users",
   "/api/0/projects/:org/:project",
   "/api/0/projects/:org/:project/events/:eventId",
+  // Attachments (issue 38).
+  "/api/0/projects/:org/:project/events/:eventId/attachments",
+  "/api/0/projects/:org/:project/events/:eventId/attachments/:attachmentId",
   "/api/0/projects/:org/:project/filters",
   "/api/0/projects/:org/:project/filters/:filterId",
   "/api/0/projects/:org/:project/issues",

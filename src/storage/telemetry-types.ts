@@ -2,7 +2,7 @@
  * The telemetry repositories beyond error events: sessions, transactions and spans. Their data types
  * live in src/model/telemetry.ts.
  */
-import type { Page, SessionDurationRow, SessionStatsQuery, SessionStatsRow, SessionUpdate, SpanListQuery, StoredSpan, StoredTransaction } from "../model";
+import type { LogListQuery, StoredAttachment, StoredLog, Page, SessionDurationRow, SessionStatsQuery, SessionStatsRow, SessionUpdate, SpanListQuery, StoredSpan, StoredTransaction } from "../model";
 
 export interface SessionRepo {
   /** The latest state of one session, or null. */
@@ -24,3 +24,18 @@ export interface SpanRepo {
   list(query: SpanListQuery): Promise<Page<StoredSpan>>;
 }
 
+
+// Logs (issue 38).
+export interface LogRepo {
+  /** Newest first (by timestamp, then id), filtered; `after` lists only lines newer than it. */
+  list(query: LogListQuery): Promise<Page<StoredLog>>;
+}
+
+// Attachments (issue 38).
+export interface AttachmentRepo {
+  /** The attachments of one event, oldest first (by name for equal times). */
+  listForEvent(projectId: string, eventId: string): Promise<StoredAttachment[]>;
+  get(projectId: string, eventId: string, id: string): Promise<StoredAttachment | null>;
+  /** The bytes of one attachment, or null when it is not stored (anymore). */
+  read(projectId: string, eventId: string, id: string): Promise<Buffer | null>;
+}

@@ -42,7 +42,7 @@ import type {
 import type { AccountStore } from "./accounts-types";
 import type { AlertStore } from "./alert-types";
 import type { ArtifactStore, ReleaseActivityRepo, ReleaseRepo } from "./release-types";
-import type { SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
+import type { AttachmentRepo, LogRepo, SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
 // Cron monitors and user feedback.
 import type { FeedbackRepo, MonitorRepo } from "./monitor-types";
 
@@ -279,6 +279,9 @@ export interface Storage {
   spans: SpanRepo;
   // Performance (issue 36): aggregates of the segment and web-vital samples (ADR 0022).
   performance: PerformanceRepo;
+  // Logs (issue 38).
+  logs: LogRepo;
+  attachments: AttachmentRepo;
   retention: RetentionStore;
   accounts: AccountStore;
   /** Releases made by sentry-cli or the API, with commits and deploys. */

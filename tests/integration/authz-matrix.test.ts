@@ -122,6 +122,20 @@ const slugs = (items: unknown) => (items as { slug: string }[]).map((item) => it
 /** Comments added by the comment cases change numComments meanwhile, so it is left out. */
 const withoutComments = (body: unknown) => (body !== null && typeof body === "object" && "numComments" in body ? { ...body, numComments: 0 } : body);
 const sameAsOwner = (key: RouteKey) => (answer: Answer) => assert.deepStrictEqual(withoutComments(answer.body), withoutComments(reference.get(key)));
+let attachmentOfAlpha: Promise<string> | undefined;
+/** The id of an attachment stored beside alpha's event (sent once): the hash the attachment item makes. */
+function alphaAttachment(f: AuthzFixture): Promise<string> {
+  attachmentOfAlpha ??= (async () => {
+    const content = "visible to alpha's team only\n";
+    const body = [JSON.stringify({ event_id: f.alpha.eventId }), JSON.stringify({ type: "attachment", length: content.length, filename: "authz.txt", content_type: "text/plain" }), content].join("\n");
+    const response = await fetch(`${server.baseUrl}/api/${f.alpha.id}/envelope/?sentry_key=${f.alpha.publicKey}&sentry_version=7`, { method: "POST", body });
+    assert.equal(response.status, 200);
+    const sha1 = createHash("sha1").update(content).digest("hex");
+    return createHash("sha1").update(`${f.alpha.eventId}\u0000authz.txt\u0000${sha1}`).digest("hex").slice(0, 32);
+  })();
+  return attachmentOfAlpha;
+}
+
 const throwaway = async (principal: Principal): Promise<Record<string, string>> => {
   if (!principal.person) return { tokenId: "1" };
   const person = principal.person;
@@ -460,6 +474,17 @@ const CASES: Record<RouteKey, RouteCase> = {
   "GET /api/0/projects/{org}/{project}/events/{eventId}/": {
     success: 200, alphaBound: true, params: (f) => ({ org: "default", project: "alpha-app", eventId: f.alpha.eventId }),
     check: sameAsOwner("GET /api/0/issues/{issueId}/events/{eventId}/"),
+  },
+  // Attachments (issue 38): one is sent beside alpha's event the first time a case needs it.
+  "GET /api/0/projects/{org}/{project}/events/{eventId}/attachments/": {
+    success: 200, alphaBound: true,
+    params: async (f) => ({ org: "default", project: "alpha-app", eventId: f.alpha.eventId, attachmentId: await alphaAttachment(f) }),
+    check: (answer) => assert.deepEqual((answer.body as { name: string }[]).map((a) => a.name), ["authz.txt"]),
+  },
+  "GET /api/0/projects/{org}/{project}/events/{eventId}/attachments/{attachmentId}/": {
+    success: 200, alphaBound: true,
+    params: async (f) => ({ org: "default", project: "alpha-app", eventId: f.alpha.eventId, attachmentId: await alphaAttachment(f) }),
+    check: (answer) => assert.equal((answer.body as { name: string }).name, "authz.txt"),
   },
   "GET /api/0/organizations/{org}/": {
     success: 200, alphaBound: false, params: () => ({ org: "default" }),

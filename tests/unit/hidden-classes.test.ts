@@ -74,7 +74,11 @@ describe("the records ingest makes", () => {
   });
 
   it("are checked well enough to find a record remade by a spread given one more property", () => {
-    const differing = differingObjects("(made) => ({ records: made.records.map((record) => ({ ...record, checked: true })), commits: made.commits })");
+    // Attachment records (issue 38) left as they are: with their shape at this spread too, the copies
+    // of the two fixtures below no longer differed (seen on Node 20), so the check of the check passed nothing.
+    const differing = differingObjects(
+      "(made) => ({ records: made.records.map((record) => (record.kind === 'attachment' ? record : { ...record, checked: true })), commits: made.commits })",
+    );
     assert.deepEqual(differing["browser-uncaught-error.envelope"], [".records[0]", ".records[1]"]);
     assert.deepEqual(differing["node-session-ok.envelope"], [".records[0]", ".records[1]"]);
   });

@@ -12,6 +12,8 @@ import { storageContract, type EngineFactory } from "../contract/suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
+import { logContract } from "../contract/log-suite";
+import { attachmentContract } from "../contract/attachment-suite";
 import { monitorContract } from "../contract/monitor-suite";
 // Performance (issue 36)
 import { performanceContract } from "../contract/performance-suite";
@@ -42,6 +44,8 @@ if (await postgresForTests("storage contract: postgres")) {
   telemetryContract("postgres", postgres);
   spanContract("postgres", postgres);
   performanceContract("postgres", postgres);
+  logContract("postgres", postgres);
+  attachmentContract("postgres", postgres);
   retentionContract("postgres", postgres);
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);

@@ -18,6 +18,8 @@ import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
 // Performance (issue 36)
 import { performanceContract } from "../contract/performance-suite";
+import { logContract } from "../contract/log-suite";
+import { attachmentContract } from "../contract/attachment-suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { monitorContract } from "../contract/monitor-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
@@ -49,6 +51,8 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   storageContract(name, sqlite(commitThread));
   telemetryContract(name, sqlite(commitThread));
   spanContract(name, sqlite(commitThread));
+  logContract(name, sqlite(commitThread));
+  attachmentContract(name, sqlite(commitThread));
   monitorContract(name, sqlite(commitThread));
   performanceContract(name, sqlite(commitThread));
   retentionContract(name, sqlite(commitThread));

@@ -1,5 +1,5 @@
 /**
- * `GET /api/0/organizations/{org}/events/?dataset=transactions|spans&field=…` — the subset of
+ * `GET /api/0/organizations/{org}/events/?dataset=transactions|spans&field=…` (and `logs`, discover-logs.ts) — the subset of
  * Sentry's Discover / Explore table query Periscope serves: rows of the requested fields, newest
  * first, with Sentry's `meta` describing each field's type and unit:
  *
@@ -19,6 +19,7 @@ import { pageParamsOf } from "../page-params";
 import { linkHeader } from "../pagination";
 import { searchFiltersOf } from "../search-filters";
 import { aggregateResponse, isAggregateQuery } from "./discover-aggregates";
+import { logsDiscoverResponse } from "./discover-logs";
 
 type FieldType = "string" | "integer" | "number" | "duration" | "date" | "boolean";
 interface Column {
@@ -104,8 +105,10 @@ export async function discoverResponse(request: Request, projects: Project[]): P
   const url = new URL(request.url);
   const params = url.searchParams;
   const dataset = params.get("dataset");
+  // Logs (issue 38): Sentry calls the dataset `ourlogs`; `logs` is accepted too.
+  if (dataset === "logs" || dataset === "ourlogs") return logsDiscoverResponse(request, projects, dataset);
   if (dataset !== "transactions" && dataset !== "spans") {
-    throw new AppError("bad_request", `unsupported dataset: ${dataset ?? "(none)"} (supported: transactions, spans)`);
+    throw new AppError("bad_request", `unsupported dataset: ${dataset ?? "(none)"} (supported: transactions, spans, logs, ourlogs)`);
   }
   const fields = [...new Set(params.getAll("field"))];
   if (fields.length === 0) throw new AppError("bad_request", "No columns selected");

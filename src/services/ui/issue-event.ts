@@ -1,5 +1,5 @@
 import { AppError } from "../../errors";
-import type { Issue, Project, StoredEvent, TagDistribution } from "../../model";
+import type { Issue, Project, StoredAttachment, StoredEvent, TagDistribution } from "../../model";
 import type { Storage } from "../../storage/types";
 import { requireProject, type Access } from "../accounts/access";
 import { normalizeEventId } from "../events/get-event";
@@ -18,6 +18,8 @@ export interface IssueEventView {
   /** The first `ISSUE_PAGE_TAG_KEYS` tag keys, by name; `moreTagKeys` says how many were left out. */
   tags: TagDistribution[];
   moreTagKeys: number;
+  /** The event's attachments (issue 38), oldest first. */
+  attachments: StoredAttachment[];
 }
 
 /** Tag keys the issue page shows: an issue's events may carry thousands of distinct keys. */
@@ -51,6 +53,7 @@ export async function loadIssueEvent(
     event = eventId ? await storage.events.get(project.id, eventId) : null;
     if (!event || event.issueId !== issue.id) throw new AppError("not_found", "event not found");
   }
+  const attachments = event ? await storage.attachments.listForEvent(project.id, event.eventId) : [];
   const neighbours = event
     ? await storage.events.neighbours(issue.id, event.eventId)
     : { previousEventId: null, nextEventId: null };
@@ -64,5 +67,6 @@ export async function loadIssueEvent(
     oldestEventId: oldest?.eventId ?? null,
     tags: tags.slice(0, ISSUE_PAGE_TAG_KEYS),
     moreTagKeys: Math.max(0, tags.length - ISSUE_PAGE_TAG_KEYS),
+    attachments,
   };
 }

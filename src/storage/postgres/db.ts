@@ -22,7 +22,7 @@ export type Row = object;
 /** Ids are decimal BIGINTs; anything else (a slug, garbage in a URL) names no row, without a query error. */
 export const isId = (id: string): boolean => /^\d{1,15}$/.test(id);
 export const idsOf = (ids: string[]): number[] => ids.filter(isId).map(Number);
-export type Param = string | number | boolean | null | readonly (string | number | boolean | null)[];
+export type Param = string | number | boolean | null | Uint8Array | readonly (string | number | boolean | null)[];
 
 /** Something that runs SQL: the pool (one statement) or a client inside a transaction. */
 export interface Queryable {

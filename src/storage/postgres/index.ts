@@ -10,6 +10,8 @@ import { upcomingDays } from "./partitions";
 import { postgresEvents } from "./events";
 import { postgresIngest } from "./ingest";
 import { postgresIssues } from "./issues";
+import { postgresLogs } from "./logs";
+import { postgresAttachments } from "./attachments";
 import { KeyChangeListener } from "./listen";
 import { postgresOutcomes } from "./outcomes";
 import { postgresReleaseActivity } from "./releases";
@@ -47,6 +49,8 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     transactions: postgresTransactions(db),
     spans: postgresSpans(db),
     performance: postgresPerformance(db),
+    logs: postgresLogs(db),
+    attachments: postgresAttachments(db),
     retention: postgresRetention(db),
     accounts: app.accounts,
     releases: app.releases,

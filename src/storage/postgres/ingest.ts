@@ -9,6 +9,8 @@ import { MissingPartitions, PartitionNeeds } from "./partitions";
 import { reopenIssues } from "./issue-reopen";
 import type { TouchedRow } from "../issue-reopen";
 import { writeTelemetry } from "./telemetry-ingest";
+import { writeAttachment } from "./attachments";
+import { attachmentOutcomes } from "../attachment-outcomes";
 
 type EventRecord = Extract<IngestRecord, { kind: "event" }>;
 
@@ -75,6 +77,13 @@ export function partitionNeeds(records: IngestRecord[]): PartitionNeeds {
         needs.add("transactions", Math.round(record.transaction.received * 1000));
         for (const span of record.spans) addSpanDay(needs, span.end);
         break;
+      case "logs":
+        for (const log of record.logs) needs.add("logs", log.timestamp);
+        break;
+      case "attachment":
+        needs.add("attachments", record.received);
+        needs.add("outcomes", Math.floor(record.received / HOUR_MS) * HOUR_MS);
+        break;
       case "span":
         addSpanDay(needs, record.span.end);
         break;
@@ -99,6 +108,15 @@ async function writeBatch(tx: Queryable, db: PgDb, records: IngestRecord[]): Pro
   // only for the rest of the transaction, so concurrent batches overlap everything before them.
   await applyIssueDeltas(tx, deltas);
   const outcomes = new OutcomeSums();
+  // Attachments (issue 38): stored or not, as their project's limit allows; counted either way.
+  // In project order, as every process takes the projects' locks (writeAttachment), so none deadlock.
+  const attachments = sortedBy([...records.entries()].filter(([, record]) => record.kind === "attachment"), ([, record]) => [Number(record.projectId)]);
+  for (const [index, record] of attachments) {
+    if (record.kind !== "attachment") continue;
+    const stored = await writeAttachment(tx, record);
+    results[index] = { kind: "attachment", stored };
+    for (const o of attachmentOutcomes(record, stored)) outcomes.add(o);
+  }
   records.forEach((record, index) => {
     if (record.kind !== "outcome") return;
     outcomes.add(record);

@@ -14,6 +14,8 @@ export const PARTITIONED_TABLES = [
   "events", "transactions", "spans", "outcomes", "session_counts", "session_users",
   // Performance samples (ADR 0022)
   "segment_samples", "vital_samples",
+  // Logs and attachments (issue 38).
+  "logs", "attachments",
 ] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 

@@ -5,6 +5,7 @@ import {
 } from "../rows";
 import type { IngestRecord, IngestRecordResult, SpanData, TransactionPayload } from "../types";
 import { columnArrays, sortedBy, unnestInsert, type Column } from "./bulk";
+import { LOG_COLUMNS, logRowValues } from "../log-rows";
 import type { Queryable } from "./db";
 import { MissingPartitions, PartitionNeeds, type Partitions } from "./partitions";
 import { loadSessionStates } from "./sessions";
@@ -24,6 +25,10 @@ const COLUMN_TYPES: Record<string, Column[1]> = {
 const typed = (names: readonly string[]): Column[] => names.map((name) => [name, COLUMN_TYPES[name] ?? "text"] as const);
 
 export const INSERT_TRANSACTIONS = unnestInsert("transactions", typed(TRANSACTION_COLUMNS));
+// Logs (issue 38).
+const INSERT_LOGS = unnestInsert("logs", LOG_COLUMNS.map((name): Column => [
+  name, name === "project_id" || name === "received" ? "bigint" : name === "timestamp" ? "double precision" : name === "severity_number" ? "integer" : "text",
+]));
 export const INSERT_SPANS = unnestInsert("spans", typed(SPAN_COLUMNS), "ON CONFLICT DO NOTHING");
 
 export const rowValues = <R extends object>(row: R, columns: readonly (keyof R)[]): Scalar[] => columns.map((c) => row[c] as Scalar);
@@ -99,6 +104,14 @@ export async function writeTelemetry(tx: Queryable, partitions: Partitions, reco
     await tx.query(INSERT_SPANS, columnArrays(ordered.map((r) => rowValues(r, SPAN_COLUMNS)), SPAN_COLUMNS.length));
   }
   await writePerfSamples(tx, samples);
+
+  const logRows: (string | number | null)[][] = [];
+  records.forEach((record, index) => {
+    if (record.kind !== "logs") return;
+    logRows.push(...logRowValues(record));
+    results[index] = { kind: "logs" };
+  });
+  if (logRows.length > 0) await tx.query(INSERT_LOGS, columnArrays(logRows, LOG_COLUMNS.length));
 
   if (!records.some((r) => r.kind === "session_update" || r.kind === "session_aggregate")) return;
   const keys = [...sessionKeys.values()];

@@ -9,7 +9,7 @@ import { eventTraceOf } from "../../processing/trace-context";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
 import { outcomeCounterOf } from "../issue-deltas";
 import { addPerfSamples, noSamples, type PerfSamples } from "../perf-samples";
-import type { IngestRecord, IngestRecordResult, ReadIngestRecord, SpanContainerRecord } from "../types";
+import type { IngestRecord, IngestRecordResult, LogContainerRecord, ReadIngestRecord, SpanContainerRecord } from "../types";
 
 export interface EventCommit {
   kind: "event";
@@ -67,12 +67,15 @@ export type CommitRecord =
   | { kind: "transaction"; row: TransactionRow; spans: SpanRow[]; samples: PerfSamples }
   | { kind: "span"; row: SpanRow; samples: PerfSamples }
   | SpanGroupCommit
-  | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>;
+  | Extract<IngestRecord, { kind: "session_update" | "session_aggregate" | "outcome" }>
+  // Logs (issue 38): a container's lines, written as they are.
+  | Extract<IngestRecord, { kind: "logs" | "attachment" }>;
 
 /** What the commit thread is handed: commit records, and span containers it reads itself (src/items/span-containers.ts). */
-export type HandedRecord = CommitRecord | SpanContainerRecord;
+export type HandedRecord = CommitRecord | SpanContainerRecord | LogContainerRecord;
 
-export const toHandedRecord = (record: IngestRecord): HandedRecord => (record.kind === "span_container" ? record : toCommitRecord(record));
+export const toHandedRecord = (record: IngestRecord): HandedRecord =>
+  record.kind === "span_container" || record.kind === "log_container" ? record : toCommitRecord(record);
 
 /** A batch as the commit thread is handed it, and how its results map back to the records given. */
 export interface HandOver {

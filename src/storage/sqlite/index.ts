@@ -13,6 +13,8 @@ import { openDatabase } from "./db";
 import { sqliteEvents } from "./events";
 import { sqliteIngest } from "./ingest";
 import { sqliteIssues } from "./issues";
+import { sqliteLogs } from "./logs";
+import { sqliteAttachments } from "./attachments";
 import { sqliteOutcomes } from "./outcomes";
 import { sqliteReleaseActivity } from "./releases";
 import { sqliteRetention } from "./retention";
@@ -67,6 +69,8 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     transactions: sqliteTransactions(db),
     spans: sqliteSpans(db),
     performance: sqlitePerformance(db),
+    logs: sqliteLogs(db),
+    attachments: sqliteAttachments(db),
     retention: sqliteRetention(db),
     accounts: app.accounts,
     releases: app.releases,

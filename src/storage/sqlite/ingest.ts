@@ -1,5 +1,6 @@
 import { readSpanContainers } from "../../items/span-containers";
 import { feedValuesOf } from "../alert-feed";
+import { attachmentOutcomes } from "../attachment-outcomes";
 import { IssueDeltas, OutcomeSums, type IssueDelta } from "../issue-deltas";
 import { reopenIssues } from "./issue-reopen";
 import { packPayload } from "../stored-payload";
@@ -159,6 +160,12 @@ export function sqliteCommitter(db: Db, options: IssueEventsOptions = {}): Sqlit
     const committed = issueEvents.stamp();
     const results = records.map((record): IngestRecordResult => {
       if (record.kind === "event") return writeEvent(record, deltas, issueIds, committed);
+      if (record.kind === "attachment") {
+        // Its outcome depends on whether it fit the project's limit (src/storage/attachment-outcomes.ts).
+        const result = batch.write(record);
+        for (const o of attachmentOutcomes(record, result.kind === "attachment" && result.stored)) outcomes.add(o);
+        return result;
+      }
       if (record.kind !== "outcome") return batch.write(record);
       outcomes.add(record);
       return { kind: "outcome" };

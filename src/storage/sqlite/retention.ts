@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { RetentionStore } from "../types";
 import type { Db } from "./db";
+import { attachmentFiles } from "./attachment-files";
 
 /**
  * Allow-list: the telemetry tables retention trims, the time that expires their rows, their row key.
@@ -23,6 +24,8 @@ const EXPIRING_PER_PROJECT = [
   // Performance samples (ADR 0022); WITHOUT ROWID, their primary key names the rows.
   ["segment_samples", "end_ts", "project_id, end_ts, trace_id, span_id"],
   ["vital_samples", "end_ts", "project_id, vital, end_ts, trace_id, span_id"],
+  // Logs (issue 38): through their (project, timestamp) index.
+  ["logs", "timestamp", "rowid"],
 ] as const;
 
 /** Rows per delete transaction: each holds SQLite's single write lock for a few milliseconds only. */
@@ -48,6 +51,13 @@ export function sqliteRetention(db: Db): RetentionStore {
     ),
   }));
 
+  // Attachments (issue 38): the rows of a batch, then their files, then the rows.
+  const expiredAttachments = db.prepare<[number, number], { project_id: number; event_id: string; id: string }>(
+    "SELECT project_id, event_id, id FROM attachments WHERE received < ? LIMIT ?",
+  );
+  const removeAttachment = db.prepare<[number, string, string]>("DELETE FROM attachments WHERE project_id = ? AND event_id = ? AND id = ?");
+  const files = attachmentFiles(db);
+
   /** Runs `remove` until it deletes less than a batch, yielding between batches; returns the rows deleted. */
   async function inBatches(remove: () => number): Promise<number> {
     let deleted = 0;
@@ -68,6 +78,18 @@ export function sqliteRetention(db: Db): RetentionStore {
           const projectId = project.project_id;
           deletedRows += await inBatches(() => remove.run(projectId, before, BATCH).changes);
         }
+      }
+      for (;;) {
+        const rows = expiredAttachments.all(before, BATCH);
+        // Files before rows: after a crash in between the rows are still expired, and the next pass
+        // finishes them; the other order could leave files no row names, never deleted.
+        for (const row of rows) await files.remove(row.id);
+        db.transaction(() => {
+          for (const row of rows) removeAttachment.run(row.project_id, row.event_id, row.id);
+        })();
+        deletedRows += rows.length;
+        if (rows.length < BATCH) break;
+        await yieldToEventLoop();
       }
       return { deletedRows, droppedPartitions: 0 };
     },

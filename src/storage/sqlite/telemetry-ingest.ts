@@ -6,6 +6,8 @@ import { SEGMENT_SAMPLE_COLUMNS, VITAL_SAMPLE_COLUMNS, type PerfSamples, type Vi
 
 /** A segment sample's columns before `failed`, which SQLite stores as 0/1. */
 type SegmentSampleHead = [number, number, string, string, string, string, number];
+import { LOG_COLUMNS, logRowValues } from "../log-rows";
+import { attachmentFiles } from "./attachment-files";
 import { SPAN_COLUMNS, sessionStateRowOf, toSessionUpdate, type SessionStateRow, type SpanRow, type TransactionRow } from "../rows";
 
 /** A span row's values in the column order of `spans`. */
@@ -59,6 +61,18 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
     for (const s of samples.segments) insertSegmentSample.run(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] ? 1 : 0, s[8], s[9], s[10]);
     for (const v of samples.vitals) insertVitalSample.run(...v);
   };
+  // Logs (issue 38): bound by position, like spans.
+  const insertLog = db.prepare<(string | number | null)[]>(
+    `INSERT INTO logs (${LOG_COLUMNS.join(", ")}) VALUES (${LOG_COLUMNS.map(() => "?").join(", ")})`,
+  );
+  // Attachments (issue 38): the project's total is read in the transaction, so it counts the batch's own.
+  const projectAttachmentBytes = db.prepare<[number], { total: number }>("SELECT COALESCE(SUM(size), 0) AS total FROM attachments WHERE project_id = ?");
+  const attachmentStored = db.prepare<[number, string, string], { id: string }>("SELECT id FROM attachments WHERE project_id = ? AND event_id = ? AND id = ?");
+  const insertAttachment = db.prepare<[number, string, string, string, string | null, string, number, string, number]>(
+    `INSERT OR IGNORE INTO attachments (project_id, event_id, id, filename, content_type, attachment_type, size, sha1, received)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const files = attachmentFiles(db);
   const loadSession = db.prepare<[number, string], SessionStateRow>("SELECT * FROM session_states WHERE project_id = ? AND sid = ?");
   const saveSession = db.prepare<[SessionStateRow]>(
     `INSERT OR REPLACE INTO session_states (project_id, sid, did, seq, init, started, timestamp, status, errors, duration,
@@ -107,6 +121,20 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
               ).changes > 0;
               if (stored) insertSamples(record.samples);
               return { kind: "span" };
+            }
+            case "logs":
+              for (const values of logRowValues(record)) insertLog.run(...values);
+              return { kind: "logs" };
+            case "attachment": {
+              const { attachment: a } = record;
+              const projectId = Number(record.projectId);
+              // An SDK retry: stored already, and counted again like any retried item.
+              if (attachmentStored.get(projectId, a.eventId, a.id)) return { kind: "attachment", stored: true };
+              if (projectAttachmentBytes.get(projectId)!.total + a.size > record.projectLimit) return { kind: "attachment", stored: false };
+              // The file first: a row never names bytes that are not there (a rollback leaves a file no row names).
+              files.write(a.id, record.bytes);
+              insertAttachment.run(projectId, a.eventId, a.id, a.filename, a.contentType, a.attachmentType, a.size, a.sha1, record.received);
+              return { kind: "attachment", stored: true };
             }
           }
         },
