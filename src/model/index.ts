@@ -10,3 +10,5 @@ export * from "./telemetry";
 export * from "./artifacts";
 export * from "./releases";
 export * from "./privacy";
+// Issue search (issue 35): the parsed query tree.
+export * from "./issue-search";

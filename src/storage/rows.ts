@@ -9,7 +9,6 @@ import { unpackPayload } from "./stored-payload";
 import type { Level } from "../processing/types";
 import type {
   Issue,
-  IssueSort,
   IssueStatus,
   OutcomeHour,
   OutcomeKind,
@@ -70,31 +69,6 @@ export const toIssue = (row: IssueRow): Issue => ({
 
 /** Issues with their project's slug (for the short id). */
 export const SELECT_ISSUE = `SELECT i.*, p.slug AS project_slug FROM issues i JOIN projects p ON p.id = i.project_id`;
-
-// Allow-list: the only identifiers that reach SQL from an issue query.
-export const ISSUE_SORT_COLUMNS: Record<IssueSort, "last_seen" | "first_seen" | "times_seen"> = {
-  date: "last_seen",
-  new: "first_seen",
-  freq: "times_seen",
-};
-
-/** Free text that is an exact tag filter: `key:value`. */
-const SEARCH_TOKEN = /([\w.-]+):(?:"([^"]*)"|(\S+))|"([^"]*)"|(\S+)/g;
-
-/**
- * Free-text issue search: every `key:value` token (value quoted or not) is an exact tag filter, the
- * remaining words are matched as one phrase against title, culprit and short id.
- */
-export function splitIssueSearch(text: string): { tags: [string, string][]; phrase: string } {
-  const tags: [string, string][] = [];
-  const words: string[] = [];
-  for (const match of text.matchAll(SEARCH_TOKEN)) {
-    const [, key, quoted, bare, phrase, word] = match;
-    if (key !== undefined) tags.push([key, quoted ?? bare ?? ""]);
-    else words.push(phrase ?? word ?? "");
-  }
-  return { tags, phrase: words.join(" ").trim() };
-}
 
 export interface EventRow {
   project_id: number;

@@ -1,19 +1,21 @@
 /** The issue stream shared by the project and organisation issue endpoints. */
 import { getRuntime } from "../../runtime";
+import type { Access } from "../../services/accounts/access";
 import { listIssues } from "../../services/issues/list-issues";
-import type { Organization, Project } from "../../model";
+import type { Project } from "../../model";
 import { json } from "../handle";
 import { issueListParamsOf, statsPeriodOf } from "../issue-query";
 import { linkHeader } from "../pagination";
 import { serializeGroup } from "../serializers/group";
 
-export async function issueListResponse(request: Request, organization: Organization, projects: Project[]): Promise<Response> {
+export async function issueListResponse(request: Request, access: Access, projects: Project[]): Promise<Response> {
   const { storage, publicUrl } = getRuntime();
+  const organization = access.organization;
   const url = new URL(request.url);
-  const statsPeriod = statsPeriodOf(url);
-  const params = issueListParamsOf(url);
   const now = Date.now();
-  const page = await listIssues(storage, projects, params, now);
+  const statsPeriod = statsPeriodOf(url);
+  const params = issueListParamsOf(url, now);
+  const page = await listIssues(storage, access, projects, params, now);
   const byId = new Map(projects.map((project) => [project.id, project]));
   const body = page.items.flatMap((issue) => {
     const project = byId.get(issue.projectId);

@@ -1,16 +1,15 @@
-import { decodeCursor, encodeCursor } from "../cursor";
+import { encodeCursor } from "../cursor";
+import { issueListSql, postgresDialect } from "../issue-search-sql";
 import {
-  ISSUE_SORT_COLUMNS,
   SELECT_ISSUE,
   stats24hBuckets,
   stats24hWindow,
-  splitIssueSearch,
   toIssue,
   type HourlyRow,
   type IssueRow,
 } from "../rows";
 import type { Issue, IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
-import { isId, type Param, type PgDb } from "./db";
+import { isId, type PgDb } from "./db";
 
 export function postgresIssues(db: PgDb): IssueRepo {
   async function getById(id: string): Promise<Issue | null> {
@@ -45,39 +44,13 @@ export function postgresIssues(db: PgDb): IssueRepo {
     async query(query: IssueQuery) {
       const projectIds = query.projectIds.filter(isId).map(Number);
       if (projectIds.length === 0) return { items: [], nextCursor: null };
-      const column = ISSUE_SORT_COLUMNS[query.sort];
-      const params: Param[] = [projectIds];
-      const p = (value: Param) => `$${params.push(value)}`;
-      const where: string[] = ["i.project_id = ANY($1::bigint[])"];
-      if (query.status) where.push(`i.status = ${p(query.status)}`);
-      if (query.level) where.push(`i.level = ${p(query.level)}`);
-      if (query.firstRelease) where.push(`i.first_release = ${p(query.firstRelease)}`);
-      const tagFilters: [string, string][] = [];
-      if (query.release) tagFilters.push(["release", query.release]);
-      if (query.environment) tagFilters.push(["environment", query.environment]);
-      const { tags, phrase } = splitIssueSearch(query.text ?? "");
-      tagFilters.push(...tags);
-      if (phrase) {
-        const pattern = p(`%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-        where.push(`(i.title ILIKE ${pattern} OR i.culprit ILIKE ${pattern} OR (upper(p.slug) || '-' || i.seq) = upper(${p(phrase)}))`);
-      }
-      for (const [key, value] of tagFilters) {
-        where.push(`EXISTS (SELECT 1 FROM issue_tags t WHERE t.issue_id = i.id AND t.key = ${p(key)} AND t.value = ${p(value)})`);
-      }
-      const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-      if (cursor) {
-        const value = p(Number(cursor.value));
-        where.push(`(i.${column} < ${value} OR (i.${column} = ${value} AND i.id < ${p(Number(cursor.id))}))`);
-      }
-      const rows = await db.query<IssueRow>(
-        `${SELECT_ISSUE} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ${p(query.limit + 1)}`,
-        params,
-      );
+      const { sql, params } = issueListSql(query, projectIds, postgresDialect);
+      const rows = await db.query<IssueRow & { sort_value: number }>(sql, params);
       const page = rows.slice(0, query.limit);
       const stats = await stats24h(page.map((row) => row.id), query.now);
       const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)! }));
       const last = page.at(-1);
-      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last[column], id: last.id }) : null;
+      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last.sort_value, id: last.id }) : null;
       return { items, nextCursor };
     },
 

@@ -1,10 +1,9 @@
-import { decodeCursor, encodeCursor } from "../cursor";
+import { encodeCursor } from "../cursor";
+import { issueListSql, sqliteDialect, type SqlValue } from "../issue-search-sql";
 import {
-  ISSUE_SORT_COLUMNS,
   SELECT_ISSUE,
   stats24hBuckets,
   stats24hWindow,
-  splitIssueSearch,
   toIssue,
   type HourlyRow,
   type IssueRow,
@@ -46,50 +45,13 @@ export function sqliteIssues(db: Db): IssueRepo {
 
     async query(query: IssueQuery) {
       if (query.projectIds.length === 0) return { items: [], nextCursor: null };
-      const column = ISSUE_SORT_COLUMNS[query.sort];
-      const where: string[] = [`i.project_id IN (${query.projectIds.map(() => "?").join(", ")})`];
-      const params: (string | number)[] = query.projectIds.map(Number);
-      if (query.status) {
-        where.push("i.status = ?");
-        params.push(query.status);
-      }
-      if (query.level) {
-        where.push("i.level = ?");
-        params.push(query.level);
-      }
-      if (query.firstRelease) {
-        where.push("i.first_release = ?");
-        params.push(query.firstRelease);
-      }
-      const tagFilters: [string, string][] = [];
-      if (query.release) tagFilters.push(["release", query.release]);
-      if (query.environment) tagFilters.push(["environment", query.environment]);
-      const { tags, phrase } = splitIssueSearch(query.text ?? "");
-      tagFilters.push(...tags);
-      if (phrase) {
-        where.push("(i.title LIKE ? ESCAPE '\\' OR i.culprit LIKE ? ESCAPE '\\' OR (upper(p.slug) || '-' || i.seq) = upper(?))");
-        const pattern = `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        params.push(pattern, pattern, phrase);
-      }
-      for (const [key, value] of tagFilters) {
-        where.push("EXISTS (SELECT 1 FROM issue_tags t WHERE t.issue_id = i.id AND t.key = ? AND t.value = ?)");
-        params.push(key, value);
-      }
-      const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-      if (cursor) {
-        where.push(`(i.${column} < ? OR (i.${column} = ? AND i.id < ?))`);
-        params.push(cursor.value, cursor.value, cursor.id);
-      }
-      const rows = db
-        .prepare<(string | number)[], IssueRow>(
-          `${SELECT_ISSUE} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ?`,
-        )
-        .all(...params, query.limit + 1);
+      const { sql, params } = issueListSql(query, query.projectIds.map(Number), sqliteDialect);
+      const rows = db.prepare<SqlValue[], IssueRow & { sort_value: number }>(sql).all(...params);
       const page = rows.slice(0, query.limit);
       const stats = stats24h(page.map((row) => row.id), query.now);
       const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)! }));
       const last = page[page.length - 1];
-      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last[column], id: last.id }) : null;
+      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last.sort_value, id: last.id }) : null;
       return { items, nextCursor };
     },
 

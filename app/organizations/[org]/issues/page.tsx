@@ -15,6 +15,7 @@ import { issueFacets, listIssues, parseIssueListParams } from "@/src/services/is
 import { projectHasIssues } from "@/src/services/ui/project-summary";
 import { requireWorkspace } from "@/app/_lib/session";
 import type { IssueWithStats, Page, Project } from "@/src/model";
+import type { Access } from "@/src/services/accounts/access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Issues" };
@@ -38,7 +39,7 @@ export default async function IssuesPage({
   return (
     <AppShell workspace={workspace} active="issues" projectHref={(p) => issuesHref(organization.slug, p)}>
       {project ? (
-        <ProjectIssues project={project} organizationSlug={organization.slug} base={base} search={search} now={now} />
+        <ProjectIssues access={workspace.access} project={project} organizationSlug={organization.slug} base={base} search={search} now={now} />
       ) : (
         <Card>
           <EmptyState title="This organization has no projects yet">
@@ -54,12 +55,14 @@ export default async function IssuesPage({
 }
 
 async function ProjectIssues({
+  access,
   project,
   organizationSlug,
   base,
   search,
   now,
 }: {
+  access: Access;
   project: Project;
   organizationSlug: string;
   base: string;
@@ -74,7 +77,7 @@ async function ProjectIssues({
   let problem: string | null = null;
   try {
     const listParams = parseIssueListParams({ ...filters, status: status === "all" ? undefined : status, cursor: search.cursor });
-    page = await listIssues(storage, [project], listParams, now);
+    page = await listIssues(storage, access, [project], listParams, now);
   } catch (error) {
     const appError = appErrorOf(error);
     if (appError?.code !== "bad_request") throw error;
@@ -160,7 +163,7 @@ function IssueList({
     <>
       <IssueFilters key={JSON.stringify(values)} action={base} values={values} options={{ ...facets, levels: LEVELS }} />
       {problem ? (
-        <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-200">
+        <div id="issue-query-error" role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-200">
           <p className="font-medium">These filters could not be applied</p>
           <p className="text-sm">{problem}</p>
           <Link href={hrefWith(base, { project: project.id })} className="mt-1 inline-block text-sm underline">
