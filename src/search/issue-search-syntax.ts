@@ -88,9 +88,10 @@ class Parser {
     for (;;) {
       this.space();
       if (this.atEnd() || (this.peek() === ")" && this.depth > 0) || this.isKeywordAhead("OR")) break;
+      const at = this.pos + 1;
       if (this.keyword("AND")) {
         this.space();
-        if (nodes.length === 0) throw searchError(`"AND" must follow a search term (position ${this.pos - 2})`);
+        if (nodes.length === 0) throw searchError(`"AND" must follow a search term (position ${at})`);
         if (this.atEnd() || this.peek() === ")" || this.isKeywordAhead("OR") || this.isKeywordAhead("AND")) {
           throw searchError(`"AND" must be followed by a search term (position ${this.pos + 1})`);
         }
