@@ -12,3 +12,5 @@ export * from "./releases";
 export * from "./privacy";
 // Issue search (issue 35): the parsed query tree.
 export * from "./issue-search";
+// Issue search (issue 35): saved searches.
+export * from "./saved-searches";

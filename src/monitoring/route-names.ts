@@ -63,6 +63,9 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/repos",
   "/api/0/projects/:org/:project/releases",
   "/api/0/projects/:org/:project/releases/:version/files",
+  // Issue search (issue 35): saved searches.
+  "/api/0/organizations/:org/searches",
+  "/api/0/organizations/:org/searches/:searchId",
 ] as const;
 
 const PATTERNS = ROUTE_PATTERNS.map((pattern) => pattern.split("/").slice(1));

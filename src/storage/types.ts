@@ -14,6 +14,8 @@ import type {
   IssueQuery,
   IssueStatus,
   IssueWithStats,
+  NewSavedSearch,
+  SavedSearch,
   IngestRecord,
   IngestRecordResult,
   Organization,
@@ -94,6 +96,16 @@ export interface IssueRepo {
   facets(projectId: string): Promise<{ releases: string[]; environments: string[] }>;
 }
 
+// Issue search (issue 35): saved searches, written once over Kysely (app/saved-searches.ts).
+export interface SavedSearchRepo {
+  /** The organisation's shared searches and the person's own, oldest first. */
+  listVisible(organizationId: string, userId: string): Promise<SavedSearch[]>;
+  get(organizationId: string, id: string): Promise<SavedSearch | null>;
+  create(input: NewSavedSearch): Promise<SavedSearch>;
+  update(organizationId: string, id: string, changes: Partial<Pick<SavedSearch, "name" | "query" | "sort" | "visibility">>): Promise<SavedSearch | null>;
+  delete(organizationId: string, id: string): Promise<boolean>;
+}
+
 export interface EventRepo {
   get(projectId: string, eventId: string): Promise<StoredEvent | null>;
   listForIssue(issueId: string, limit: number, cursor?: string): Promise<Page<StoredEvent>>;
@@ -169,6 +181,8 @@ export interface Storage {
   releaseActivity: ReleaseActivityRepo;
   /** Source-map artifacts; also the `ArtifactLookup` the resolver reads. */
   artifacts: ArtifactStore;
+  // Issue search (issue 35).
+  savedSearches: SavedSearchRepo;
   /**
    * Calls `listener` whenever a project or project key may have changed, in this process or — on a
    * shared database — in any other (PostgreSQL: LISTEN/NOTIFY, and after the listening connection

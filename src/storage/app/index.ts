@@ -4,7 +4,8 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
-import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo } from "../types";
+import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo, SavedSearchRepo } from "../types";
+import { appSavedSearches } from "./saved-searches";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
@@ -32,6 +33,8 @@ export interface AppData {
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
+  // Issue search (issue 35).
+  savedSearches: SavedSearchRepo;
 }
 
 /** `blobs`: where the engine keeps artifact bytes (blobs.ts). */
@@ -44,6 +47,8 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     keys: appKeys(dialect),
     projectOptions: appProjectOptions(dialect),
     privacy: appPrivacy(dialect),
+    // Issue search (issue 35).
+    savedSearches: appSavedSearches(dialect),
     accounts: {
       users: appUsers(dialect),
       loginSessions: appLoginSessions(dialect),

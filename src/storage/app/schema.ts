@@ -298,6 +298,19 @@ export interface IssueActivityTable {
   date_created: number;
 }
 
+// Issue search (migrations sqlite/0014, postgres/0009): saved searches, per person or shared.
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  organization_id: number;
+  owner_id: number;
+  /** owner or organization (a CHECK constraint on both engines). */
+  visibility: string;
+  name: string;
+  query: string;
+  sort: string;
+  date_created: number;
+}
+
 export interface AppDatabase {
   organization_privacy: OrganizationPrivacyTable;
   project_privacy: ProjectPrivacyTable;
@@ -331,4 +344,6 @@ export interface AppDatabase {
   issue_bookmarks: IssueBookmarksTable;
   issue_reviews: IssueReviewsTable;
   issue_activity: IssueActivityTable;
+  // Issue search (migrations sqlite/0014, postgres/0009): saved searches.
+  saved_searches: SavedSearchesTable;
 }

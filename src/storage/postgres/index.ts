@@ -33,6 +33,8 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     projectOptions: app.projectOptions,
     keyRates: sqlKeyRates(dialect),
     privacy: app.privacy,
+    // Issue search (issue 35).
+    savedSearches: app.savedSearches,
     issues: postgresIssues(db),
     events: postgresEvents(db),
     // Up to 3 batches in flight, never more than half the pool: the UI and API keep connections.

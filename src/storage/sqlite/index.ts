@@ -54,6 +54,8 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     projectOptions: app.projectOptions,
     keyRates: memoryKeyRates(),
     privacy: app.privacy,
+    // Issue search (issue 35).
+    savedSearches: app.savedSearches,
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
     ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),
