@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
     issues: { type: "string", default: "10000" },
     runs: { type: "string", default: "40" },
     engine: { type: "string", default: "both" },
+    // Keep the filled database (SQLite directory / PostgreSQL schema) to look at query plans.
+    keep: { type: "boolean", default: false },
   },
 });
 const EVENTS = Number(args.events);
@@ -148,7 +150,8 @@ async function sqliteEngine(): Promise<Engine> {
     },
     async close() {
       await storage.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (args.keep) console.log(`kept ${path.join(dir, SQLITE_FILE_NAME)}`);
+      else rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -182,7 +185,8 @@ async function postgresEngine(): Promise<Engine> {
     },
     async close() {
       await storage.close();
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      if (args.keep) console.log(`kept schema ${schema}`);
+      else await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();
     },
   };

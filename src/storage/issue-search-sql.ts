@@ -50,22 +50,36 @@ export const ISSUE_SORT_EXPRESSIONS: Record<IssueQuery["sort"], string> = {
   priority: PRIORITY_SORT,
 };
 
-/** The list's SELECT: issue rows with `project_slug` and `sort_value` (for the next cursor). */
+/** Up to this many projects, each is its own index walk (see issueListSql); beyond, one scan with IN. */
+const PER_PROJECT_WALKS = 50;
+
+/**
+ * The list's SELECT: issue rows with `project_slug` and `sort_value` (for the next cursor). Over
+ * several projects it is a UNION ALL of one ordered, limited SELECT per project: each walks its
+ * project's (project_id, sort column) index and stops after a page of matches, where one SELECT with
+ * `project_id IN (…)` would have to filter and sort every matching issue of every project first.
+ */
 export function issueListSql(query: IssueQuery, projectIds: number[], dialect: SqlDialect): { sql: string; params: SqlValue[] } {
   const params: SqlValue[] = [];
   const p = (value: SqlValue) => dialect.param(params, value);
   const sort = ISSUE_SORT_EXPRESSIONS[query.sort];
-  const where = [`i.project_id IN (${projectIds.map(p).join(", ")})`];
-  for (const term of legacyTerms(query)) where.push(compileTerm(term, p, dialect));
-  if (query.search) where.push(compileNode(query.search, p, dialect));
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (cursor) {
-    where.push(`(${sort} < ${p(cursor.value)} OR (${sort} = ${p(cursor.value)} AND i.id < ${p(Number(cursor.id))}))`);
-  }
-  const sql =
+  // Conditions are compiled again for each SELECT: SQLite's `?` placeholders take a value per use.
+  const conditions = (): string[] => {
+    const where: string[] = [];
+    for (const term of legacyTerms(query)) where.push(compileTerm(term, p, dialect));
+    if (query.search) where.push(compileNode(query.search, p, dialect));
+    if (cursor) where.push(`(${sort} < ${p(cursor.value)} OR (${sort} = ${p(cursor.value)} AND i.id < ${p(Number(cursor.id))}))`);
+    return where;
+  };
+  const select = (projects: string) =>
     `SELECT i.*, p.slug AS project_slug, ${sort} AS sort_value FROM issues i JOIN projects p ON p.id = i.project_id` +
-    ` WHERE ${where.join(" AND ")} ORDER BY ${sort} DESC, i.id DESC LIMIT ${p(query.limit + 1)}`;
-  return { sql, params };
+    ` WHERE ${[projects, ...conditions()].join(" AND ")} ORDER BY ${sort} DESC, i.id DESC LIMIT ${p(query.limit + 1)}`;
+  if (projectIds.length === 1 || projectIds.length > PER_PROJECT_WALKS) {
+    return { sql: select(`i.project_id IN (${projectIds.map((id) => p(id)).join(", ")})`), params };
+  }
+  const walks = projectIds.map((id, n) => `SELECT * FROM (${select(`i.project_id = ${p(id)}`)}) AS walk${n}`);
+  return { sql: `SELECT * FROM (${walks.join(" UNION ALL ")}) AS walks ORDER BY sort_value DESC, id DESC LIMIT ${p(query.limit + 1)}`, params };
 }
 
 /** The single-purpose filters callers set directly (release page, project summary). */

@@ -315,6 +315,20 @@ for (const name of ["sqlite", "postgres"]) {
       assert.deepEqual(priorities, [...priorities].sort((a, b) => b - a));
       assert.equal((await list("query=&sort=new")).at(-1), "B", "B was first seen 3 days before the others");
       assert.equal((await list("query=&sort=new")).length, all.length);
+      // Pages of 2 over both projects (one index walk per project, merged) add up to the whole list.
+      for (const sort of ["date", "freq", "priority"]) {
+        const whole = await list(`query=&sort=${sort}`);
+        const paged: (string | undefined)[] = [];
+        let next: string | null = `/api/0/organizations/default/issues/?project=-1&query=&sort=${sort}&limit=2`;
+        while (next) {
+          const response: Response = await e.server.api(next);
+          const byId = new Map([...e.ids].map(([key, id]) => [id, key]));
+          paged.push(...((await response.json()) as Group[]).map((group) => byId.get(group.id)));
+          const link = /<([^>]+)>; rel="next"; results="true"/.exec(response.headers.get("link") ?? "")?.[1];
+          next = link ? link.replace(/^https?:\/\/[^/]+/, "") : null;
+        }
+        assert.deepEqual(paged, whole, `pages of sort=${sort}`);
+      }
     });
 
     it("takes Sentry's statsPeriod and start/end, and refuses bad ones", async (t) => {

@@ -10,6 +10,33 @@ import { searchError } from "../../search/issue-search-syntax";
 import { parseIssueSearch } from "../../search/issue-search-terms";
 import type { Storage } from "../../storage/types";
 
+/**
+ * `release:latest`: per project, the release whose first event is the newest (telemetry's implicit
+ * releases, which include every release issues were seen in). Reading that scans each project's
+ * release tags (tens of ms at 10,000 issues), so the answer is kept for a minute per project set,
+ * as Sentry caches its latest release too.
+ */
+const LATEST_TTL_MS = 60_000;
+const latestCaches = new WeakMap<Storage, Map<string, { at: number; versions: string[] }>>();
+
+async function latestReleasesOf(storage: Storage, projects: Project[], now: number): Promise<string[]> {
+  const key = projects.map((project) => project.id).sort().join(",");
+  const latestCache = latestCaches.get(storage) ?? new Map<string, { at: number; versions: string[] }>();
+  latestCaches.set(storage, latestCache);
+  const cached = latestCache.get(key);
+  if (cached && now - cached.at >= 0 && now - cached.at < LATEST_TTL_MS) return cached.versions;
+  const newest = new Map<string, { version: string; first: number }>();
+  for (const activity of await storage.releaseActivity.forProjects(projects.map((project) => project.id))) {
+    const first = activity.firstEvent ?? -1;
+    const current = newest.get(activity.projectId);
+    if (!current || first > current.first) newest.set(activity.projectId, { version: activity.version, first });
+  }
+  const versions = [...new Set([...newest.values()].map((entry) => entry.version))];
+  if (latestCache.size > 1000) latestCache.clear();
+  latestCache.set(key, { at: now, versions });
+  return versions;
+}
+
 export interface SearchViewer {
   organization: Organization;
   /** The signed-in person (null: no `me`). */
@@ -44,16 +71,7 @@ export async function resolveIssueSearch(
   };
   const myTeams = () =>
     once("my_teams", async () => (viewer.memberId ? (await storage.accounts.teams.listForMember(viewer.memberId)).map((team) => team.id) : []));
-  const latestReleases = () =>
-    once("latest", async () => {
-      const newest = new Map<string, { version: string; first: number }>();
-      for (const activity of await storage.releaseActivity.forProjects(projects.map((project) => project.id))) {
-        const first = activity.firstEvent ?? -1;
-        const current = newest.get(activity.projectId);
-        if (!current || first > current.first) newest.set(activity.projectId, { version: activity.version, first });
-      }
-      return [...new Set([...newest.values()].map((entry) => entry.version))];
-    });
+  const latestReleases = () => once("latest", () => latestReleasesOf(storage, projects, now));
 
   return mapSearch(parsed, async (term): Promise<SearchNode<ResolvedTerm>> => {
     switch (term.kind) {
