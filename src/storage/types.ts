@@ -96,7 +96,7 @@ export interface IssueRepo {
   facets(projectId: string): Promise<{ releases: string[]; environments: string[] }>;
 }
 
-// Issue search (issue 35): saved searches, written once over Kysely (app/saved-searches.ts).
+// Issue search (issue 35): saved searches, written once over Kysely (src/storage/app/saved-searches.ts).
 export interface SavedSearchRepo {
   /** The organisation's shared searches and the person's own, oldest first. */
   listVisible(organizationId: string, userId: string): Promise<SavedSearch[]>;
