@@ -1,8 +1,9 @@
 /**
  * Sentry's issue-list URL parameters → our typed list parameters. The filters live in `query`
  * (Sentry's search syntax, parsed by src/search/); like Sentry, a missing `query` means
- * `is:unresolved` while an empty one lists every status. `statsPeriod` (or `start`/`end`) limits the
- * list to issues with events in that window; `groupStatsPeriod` picks the sparkline.
+ * `is:unresolved` while an empty one lists every status. As in Sentry, `statsPeriod` is the sparkline
+ * (24h, 14d) on a project's list, and on the organisation's the window (issues with events in the last
+ * `statsPeriod`, or between `start` and `end`), where `groupStatsPeriod` picks the sparkline.
  */
 import { AppError } from "../errors";
 import { parseIssueListParams, type IssueListParams } from "../services/issues/list-issues";
@@ -10,15 +11,26 @@ import { parseIssueListParams, type IssueListParams } from "../services/issues/l
 const DEFAULT_QUERY = "is:unresolved";
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/** Sparklines we serve; Sentry's "" leaves the stats out, "auto" picks 24h here. */
-export type StatsPeriod = "24h" | "";
+/** Sparklines we serve; "" leaves the stats out. */
+export type StatsPeriod = "24h" | "14d" | "";
 
-export function statsPeriodOf(url: URL): StatsPeriod {
-  // Before groupStatsPeriod, Sentry's project endpoint took `statsPeriod=""` for "no stats".
-  const value = url.searchParams.get("groupStatsPeriod") ?? (url.searchParams.get("statsPeriod") === "" ? "" : "24h");
-  if (value === "24h" || value === "auto") return "24h";
-  if (value === "") return "";
-  throw new AppError("bad_request", `invalid groupStatsPeriod: ${value} (supported: "24h", "auto", "")`);
+/** Which endpoint: Sentry's `statsPeriod` is the sparkline on a project's list, the time window on the organisation's. */
+export type IssueListScope = "project" | "organization";
+
+const SPARKLINES: Record<string, StatsPeriod> = { "24h": "24h", auto: "24h", "14d": "14d", "": "" };
+
+export function statsPeriodOf(url: URL, scope: IssueListScope): StatsPeriod {
+  const group = url.searchParams.get("groupStatsPeriod");
+  if (group !== null) {
+    if (Object.hasOwn(SPARKLINES, group)) return SPARKLINES[group]!;
+    throw new AppError("bad_request", `invalid groupStatsPeriod: ${group} (supported: "24h", "14d", "auto", "")`);
+  }
+  const period = url.searchParams.get("statsPeriod");
+  // The organisation list's statsPeriod is its window; "" still means "no stats" there, as it did.
+  if (scope === "organization") return period === "" ? "" : "24h";
+  if (period === null) return "24h";
+  if (period === "24h" || period === "14d" || period === "") return period;
+  throw new AppError("bad_request", `invalid statsPeriod: ${period} (supported: "24h", "14d", "")`);
 }
 
 /** Sentry's `statsPeriod` (`24h`, `14d`, `90d`, `30m`, `2w`…) as milliseconds. */
@@ -39,9 +51,9 @@ function instantOf(name: string, value: string): number {
 }
 
 /** The window the list covers: `statsPeriod`, or `start` and `end`, or none (all time). */
-export function windowOf(url: URL, now: number): IssueListParams["window"] {
+export function windowOf(url: URL, now: number, scope: IssueListScope): IssueListParams["window"] {
   const params = url.searchParams;
-  const period = params.get("statsPeriod");
+  const period = scope === "organization" ? params.get("statsPeriod") : null;
   const start = params.get("start");
   const end = params.get("end");
   if (period && (start || end)) throw new AppError("bad_request", "invalid time window: give statsPeriod or start/end, not both");
@@ -54,7 +66,7 @@ export function windowOf(url: URL, now: number): IssueListParams["window"] {
   return undefined;
 }
 
-export function issueListParamsOf(url: URL, now: number): IssueListParams {
+export function issueListParamsOf(url: URL, now: number, scope: IssueListScope): IssueListParams {
   const params = url.searchParams;
   const explicit = (name: string) => params.get(name) ?? undefined;
   const parsed = parseIssueListParams({
@@ -67,7 +79,7 @@ export function issueListParamsOf(url: URL, now: number): IssueListParams {
     cursor: explicit("cursor"),
     limit: explicit("limit"),
   });
-  return { ...parsed, query: params.get("query") ?? DEFAULT_QUERY, window: windowOf(url, now) };
+  return { ...parsed, query: params.get("query") ?? DEFAULT_QUERY, window: windowOf(url, now, scope), stats14d: statsPeriodOf(url, scope) === "14d" };
 }
 
 /** `?project=1&project=2`; none, or Sentry's `-1`, means every project the caller may see. */

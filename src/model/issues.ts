@@ -35,6 +35,8 @@ export interface Issue {
 export interface IssueWithStats extends Issue {
   /** Events per hour for the 24 hours ending at the query's `now`, oldest first (24 numbers). */
   stats24h: number[];
+  /** Events per UTC day for the 14 days ending with `now`'s, oldest first; only when the query asks (`stats14d`). */
+  stats14d?: number[];
 }
 
 /** Sentry's sorts: last seen, first seen, events, users, priority (level rank, then last seen). */
@@ -49,6 +51,8 @@ export interface IssueQuery {
   /** Only issues first seen in this release (the release page's "new issues"). */
   firstRelease?: string;
   environment?: string;
+  /** Also compute `stats14d` (Sentry's `statsPeriod=14d` sparkline). */
+  stats14d?: boolean;
   /** A parsed, resolved issue search (src/search/), ANDed with the fields above. */
   search?: ResolvedSearch;
   sort: IssueSort;

@@ -278,6 +278,25 @@ export function stats24hWindow(now: number): { firstHour: number; lastHour: numb
   return { firstHour: lastHour - 23 * HOUR_MS, lastHour };
 }
 
+const DAY_MS = 24 * HOUR_MS;
+
+/** The first and last UTC day start of the 14-day sparkline window ending with `now`'s day. */
+export function stats14dWindow(now: number): { firstDay: number; lastDay: number } {
+  const lastDay = Math.floor(now / DAY_MS) * DAY_MS;
+  return { firstDay: lastDay - 13 * DAY_MS, lastDay };
+}
+
+/** Each listed issue's 14 daily buckets (oldest first) from the window's issue_hourly rows. */
+export function stats14dBuckets(issueIds: number[], rows: HourlyRow[], firstDay: number): Map<number, number[]> {
+  const buckets = new Map(issueIds.map((id) => [id, new Array<number>(14).fill(0)]));
+  for (const { issue_id, hour, count } of rows) {
+    const index = Math.floor((hour - firstDay) / DAY_MS);
+    const issue = buckets.get(issue_id);
+    if (issue && index >= 0 && index < 14) issue[index]! += count;
+  }
+  return buckets;
+}
+
 /** Each listed issue's 24 hourly buckets (oldest first) from the window's issue_hourly rows. */
 export function stats24hBuckets(issueIds: number[], rows: HourlyRow[], firstHour: number): Map<number, number[]> {
   const buckets = new Map(issueIds.map((id) => [id, new Array<number>(24).fill(0)]));

@@ -344,6 +344,18 @@ for (const name of ["sqlite", "postgres"]) {
       const twoDaysAgo = new Date(Date.now() - 2 * DAY_S * 1000).toISOString();
       assert.deepEqual(await keys(`end=${encodeURIComponent(twoDaysAgo)}`), ["B"]);
       assert.deepEqual(await keys(`start=${encodeURIComponent(twoDaysAgo)}`), SENT.filter(recent).map((s) => s.key).sort());
+      // A project's list takes statsPeriod as the sparkline, as Sentry's does: 14 UTC days, today last.
+      const daily = await e.get(`/api/0/projects/default/default/issues/?query=&statsPeriod=14d&limit=100`);
+      assert.equal(daily.status, 200);
+      const today = Math.floor(Date.now() / (DAY_S * 1000)) * DAY_S;
+      for (const group of daily.body as (Group & { stats: { "14d": [number, number][] } })[]) {
+        const sent = SENT.find((s) => s.title === group.title)!;
+        const series = group.stats["14d"];
+        assert.deepEqual(series.map(([day]) => day), Array.from({ length: 14 }, (_, n) => today - (13 - n) * DAY_S));
+        assert.equal(series.reduce((sum, [, count]) => sum + count, 0), timesSeen(sent), sent.key);
+      }
+      const grouped = await e.get(`/api/0/organizations/default/issues/?project=-1&query=&groupStatsPeriod=14d&statsPeriod=14d`);
+      assert.ok((grouped.body as { stats: Record<string, unknown> }[]).every((group) => Object.keys(group.stats).join() === "14d"));
       const refused = await e.get("/api/0/organizations/default/issues/?statsPeriod=fortnight");
       assert.deepEqual(refused, { status: 400, body: { detail: "invalid statsPeriod: fortnight (a number and a unit s, m, h, d or w, e.g. 24h, 14d)" } });
     });

@@ -21,6 +21,8 @@ export const issueListParams = z.object({
 export type IssueListParams = z.infer<typeof issueListParams> & {
   /** Only issues with events in this window (Sentry's statsPeriod / start / end), Unix ms. */
   window?: { start: number | null; end: number | null };
+  /** Also compute the 14-day sparkline. */
+  stats14d?: boolean;
 };
 
 /** Parses untrusted list parameters (URL query) into typed ones; a bad value is a 400 naming it. */
@@ -69,6 +71,7 @@ export async function listIssues(
     release: params.release,
     environment: params.environment,
     search,
+    stats14d: params.stats14d,
     cursor: params.cursor,
     limit: params.limit,
     now,

@@ -2,6 +2,8 @@ import { encodeCursor } from "../cursor";
 import { issueListSql, postgresDialect } from "../issue-search-sql";
 import {
   SELECT_ISSUE,
+  stats14dBuckets,
+  stats14dWindow,
   stats24hBuckets,
   stats24hWindow,
   toIssue,
@@ -29,6 +31,17 @@ export function postgresIssues(db: PgDb): IssueRepo {
     return stats24hBuckets(issueIds, rows, firstHour);
   }
 
+  /** The 14 daily buckets of every listed issue (Sentry's 14d sparkline), in one query. */
+  async function stats14d(issueIds: number[], now: number): Promise<Map<number, number[]>> {
+    const { firstDay, lastDay } = stats14dWindow(now);
+    if (issueIds.length === 0) return new Map();
+    const rows = await db.query<HourlyRow>(
+      "SELECT issue_id, hour, count FROM issue_hourly WHERE issue_id = ANY($1::bigint[]) AND hour >= $2 AND hour < $3",
+      [issueIds, firstDay, lastDay + 86_400_000],
+    );
+    return stats14dBuckets(issueIds, rows, firstDay);
+  }
+
   async function facet(projectId: number, key: string): Promise<string[]> {
     const rows = await db.query<{ value: string }>(
       `SELECT t.value FROM issue_tags t JOIN issues i ON i.id = t.issue_id
@@ -48,7 +61,8 @@ export function postgresIssues(db: PgDb): IssueRepo {
       const rows = await db.query<IssueRow & { sort_value: number }>(sql, params);
       const page = rows.slice(0, query.limit);
       const stats = await stats24h(page.map((row) => row.id), query.now);
-      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)! }));
+      const daily = query.stats14d ? await stats14d(page.map((row) => row.id), query.now) : null;
+      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)!, ...(daily ? { stats14d: daily.get(row.id)! } : {}) }));
       const last = page.at(-1);
       const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last.sort_value, id: last.id }) : null;
       return { items, nextCursor };

@@ -2,6 +2,8 @@ import { encodeCursor } from "../cursor";
 import { issueListSql, sqliteDialect, type SqlValue } from "../issue-search-sql";
 import {
   SELECT_ISSUE,
+  stats14dBuckets,
+  stats14dWindow,
   stats24hBuckets,
   stats24hWindow,
   toIssue,
@@ -37,6 +39,18 @@ export function sqliteIssues(db: Db): IssueRepo {
     return stats24hBuckets(issueIds, rows, firstHour);
   }
 
+  /** The 14 daily buckets of every listed issue (Sentry's 14d sparkline), in one query. */
+  function stats14d(issueIds: number[], now: number): Map<number, number[]> {
+    const { firstDay, lastDay } = stats14dWindow(now);
+    if (issueIds.length === 0) return new Map();
+    const rows = db
+      .prepare<number[], HourlyRow>(
+        `SELECT issue_id, hour, count FROM issue_hourly WHERE issue_id IN (${issueIds.map(() => "?").join(", ")}) AND hour >= ? AND hour < ?`,
+      )
+      .all(...issueIds, firstDay, lastDay + 86_400_000);
+    return stats14dBuckets(issueIds, rows, firstDay);
+  }
+
   return {
     async getById(id) {
       const row = /^\d+$/.test(id) ? byId.get(Number(id)) : undefined;
@@ -49,7 +63,8 @@ export function sqliteIssues(db: Db): IssueRepo {
       const rows = db.prepare<SqlValue[], IssueRow & { sort_value: number }>(sql).all(...params);
       const page = rows.slice(0, query.limit);
       const stats = stats24h(page.map((row) => row.id), query.now);
-      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)! }));
+      const daily = query.stats14d ? stats14d(page.map((row) => row.id), query.now) : null;
+      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)!, ...(daily ? { stats14d: daily.get(row.id)! } : {}) }));
       const last = page[page.length - 1];
       const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last.sort_value, id: last.id }) : null;
       return { items, nextCursor };

@@ -6,5 +6,5 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/organizations/{org}/issues/", {
   GET: async (request, _params, { runtime, access }) =>
-    issueListResponse(request, access, await requestedProjects(runtime.storage, request, access)),
+    issueListResponse(request, access, await requestedProjects(runtime.storage, request, access), "organization"),
 });

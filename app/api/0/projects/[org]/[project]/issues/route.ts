@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/projects/{org}/{project}/issues/", {
   GET: async (request, params, { runtime, access }) => {
     const project = await projectInPath(runtime.storage, access, params.project);
-    return issueListResponse(request, access, [project]);
+    return issueListResponse(request, access, [project], "project");
   },
 });
