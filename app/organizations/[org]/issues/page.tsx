@@ -2,7 +2,7 @@ import { requestNow } from "@/components/request-now";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AppShell, issuesHref } from "@/components/app-shell";
-import { appErrorOf } from "@/components/app-error";
+import { appErrorOf, orNotFound } from "@/components/app-error";
 import { IssueFilters, type IssueFilterValues } from "@/components/issues/issue-filters";
 import { NoMatchingIssues, WaitingForEvents } from "@/components/issues/no-issues";
 import { IssueRow, issueGridClass } from "@/components/issues/issue-row";
@@ -52,7 +52,7 @@ export default async function IssuesPage({
   const scope =
     projectValues.length === 0 || single
       ? { projects: project ? [project] : [], selection: "some" as ProjectSelection }
-      : await issueProjectScope(storage, workspace.access, workspace.projects, projectValues);
+      : await orNotFound(() => issueProjectScope(storage, workspace.access, workspace.projects, projectValues));
 
   return (
     <AppShell workspace={workspace} active="issues" projectHref={(p) => issuesHref(organization.slug, p)}>
