@@ -49,9 +49,7 @@ export function searchError(message: string): AppError {
 /** Parses the syntax; throws AppError("bad_request") naming the offending token. */
 export function parseSearchSyntax(query: string): SyntaxNode | null {
   if (query.length > MAX_QUERY_CHARS) throw searchError(`longer than ${MAX_QUERY_CHARS} characters`);
-  const parser = new Parser(query);
-  const tree = parser.query();
-  return tree;
+  return new Parser(query).query();
 }
 
 class Parser {
@@ -147,11 +145,11 @@ class Parser {
       this.pos++;
       const values: SyntaxScalar[] = [];
       for (;;) {
-        this.inlineSpace();
+        this.space();
         if (this.atEnd()) throw searchError(`list not closed with "]" in ${token()}`);
         if (this.peek() === "]" || this.peek() === ",") throw searchError(`empty value in list in ${this.listToken(start)}`);
         values.push(this.scalar(/[\s,\]]/));
-        this.inlineSpace();
+        this.space();
         if (this.peek() === ",") {
           this.pos++;
           continue;
@@ -239,10 +237,6 @@ class Parser {
 
   private space(): void {
     while (!this.atEnd() && /\s/.test(this.peek())) this.pos++;
-  }
-
-  private inlineSpace(): void {
-    this.space();
   }
 
   private peek(): string {
