@@ -66,6 +66,9 @@ export const ROUTE_PATTERNS = [
   // Issue search (issue 35): saved searches.
   "/api/0/organizations/:org/searches",
   "/api/0/organizations/:org/searches/:searchId",
+  "/api/0/issues/:issueId/tags",
+  "/api/0/issues/:issueId/tags/:key",
+  "/api/0/issues/:issueId/tags/:key/values",
 ] as const;
 
 const PATTERNS = ROUTE_PATTERNS.map((pattern) => pattern.split("/").slice(1));

@@ -29,6 +29,7 @@ import type {
   KeyRateLimit,
   StoredEvent,
   TagDistribution,
+  TagValueCount,
 } from "../model";
 import type { AccountStore } from "./accounts-types";
 import type { ArtifactStore, ReleaseActivityRepo, ReleaseRepo } from "./release-types";
@@ -92,6 +93,11 @@ export interface IssueRepo {
   query(query: IssueQuery): Promise<Page<IssueWithStats>>;
   setStatus(id: string, status: IssueStatus): Promise<Issue | null>;
   tagDistribution(issueId: string, limitPerKey: number): Promise<TagDistribution[]>;
+  /**
+   * One tag's values on an issue, most events first (then by value), `limit` from `offset` — Sentry's
+   * tags/{key}/values/ (issue 35). `uniqueValues`: how many values the key has on the issue.
+   */
+  tagValues(issueId: string, key: string, page: { limit: number; offset: number }): Promise<{ values: TagValueCount[]; uniqueValues: number }>;
   /** Distinct releases and environments seen in a project, for filter menus. */
   facets(projectId: string): Promise<{ releases: string[]; environments: string[] }>;
 }

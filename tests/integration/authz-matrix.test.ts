@@ -470,6 +470,19 @@ const CASES: Record<RouteKey, RouteCase> = {
     success: 204, alphaBound: false, params: (_f, principal) => ownSearch(principal),
     check: (answer) => assert.equal(answer.body, null),
   },
+  // Issue tags (issue 35): alpha's issue carries the derived `level` tag.
+  "GET /api/0/issues/{issueId}/tags/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }),
+    check: (answer) => assert.ok((answer.body as { key: string }[]).some((tag) => tag.key === "level")),
+  },
+  "GET /api/0/issues/{issueId}/tags/{key}/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId, key: "level" }),
+    check: (answer) => assert.equal((answer.body as { key: string }).key, "level"),
+  },
+  "GET /api/0/issues/{issueId}/tags/{key}/values/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId, key: "level" }),
+    check: (answer) => assert.equal((answer.body as unknown[]).length, 1),
+  },
   "DELETE /api/0/api-tokens/{tokenId}/": {
     success: 204, alphaBound: false, params: (_f, principal) => throwaway(principal),
     check: (answer) => assert.equal(answer.body, null),

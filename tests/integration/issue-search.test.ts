@@ -26,6 +26,8 @@ interface Sent {
   release?: string;
   user?: { email?: string; id?: string; username?: string };
   flow?: string;
+  /** The `shop.browser` tag of each event in turn (for the tag value endpoints). */
+  browsers?: string[];
   events: number;
   daysAgo?: number;
   resolved?: boolean;
@@ -37,7 +39,7 @@ interface Sent {
 
 // Sent in this order: C's release (app@2.0) is web's newest by first event, api@5 api's.
 const SENT: Sent[] = [
-  { key: "A", title: "Checkout failed for cart", project: "web", level: "error", environment: "production", release: "app@1.0", user: { email: "ann@example.com" }, flow: "checkout", events: 3, assignee: "me", reviewed: true },
+  { key: "A", title: "Checkout failed for cart", project: "web", level: "error", environment: "production", release: "app@1.0", user: { email: "ann@example.com" }, flow: "checkout", browsers: ["Chrome", "Firefox", "Chrome"], events: 3, assignee: "me", reviewed: true },
   { key: "B", title: "Payment gateway timeout", project: "web", level: "warning", environment: "staging", release: "app@0.9", user: { id: "42" }, flow: "checkout-v2", events: 1, daysAgo: 3, bookmarked: true },
   { key: "C", title: "Signup crashed on submit", project: "web", level: "fatal", environment: "production", release: "app@2.0", flow: "signup-v2", events: 5, assignee: "#backend" },
   { key: "D", title: "Nightly report", project: "web", level: "info", environment: "staging", user: { username: "bob" }, events: 2 },
@@ -192,8 +194,9 @@ const regressions = new Map<string, CapturedEvent>();
 
 async function capture(): Promise<void> {
   initSentryCapture();
-  const one = async (s: Sent) =>
+  const one = async (s: Sent, n = 0) =>
     captureEvents((scope) => {
+      if (s.browsers) scope.setTag("shop.browser", s.browsers[n % s.browsers.length]!);
       scope.setLevel(s.level);
       scope.setFingerprint([s.key]);
       if (s.user) scope.setUser(s.user);
@@ -205,7 +208,7 @@ async function capture(): Promise<void> {
     );
   for (const s of SENT) {
     const events: CapturedEvent[] = [];
-    for (let n = 0; n < s.events; n++) events.push(...(await one(s)));
+    for (let n = 0; n < s.events; n++) events.push(...(await one(s, n)));
     captured.set(s.key, events);
     if (s.regressed) regressions.set(s.key, (await one(s))[0]!);
   }
@@ -367,6 +370,39 @@ for (const name of ["sqlite", "postgres"]) {
         const answer = await e.get(`/api/0/projects/default/default/issues/?query=${encodeURIComponent(query)}`);
         assert.deepEqual(answer, { status: 400, body: { detail } }, query);
       }
+    });
+
+    it("serves an issue's tags, one tag, and its values page by page (Sentry's tag endpoints)", async (t) => {
+      const e = engine();
+      if (!e) return t.skip("engine not running");
+      const a = SENT.find((s) => s.key === "A")!;
+      const id = e.ids.get("A")!;
+      const counts = new Map<string, number>();
+      for (const browser of a.browsers!) counts.set(browser, (counts.get(browser) ?? 0) + 1);
+      const expected = [...counts].sort(([v1, c1], [v2, c2]) => c2 - c1 || (v1 < v2 ? -1 : 1));
+      const tags = (await e.get(`/api/0/issues/${id}/tags/`)).body as { key: string; totalValues: number; topValues: { value: string; count: number }[] }[];
+      const browser = tags.find((tag) => tag.key === "shop.browser")!;
+      assert.equal(browser.totalValues, a.events);
+      assert.deepEqual(browser.topValues.map((value) => [value.value, value.count]), expected);
+      assert.deepEqual(tags.find((tag) => tag.key === "flow")!.topValues.map((value) => [value.value, value.count]), [["checkout", a.events]]);
+      const one = await e.get(`/api/0/issues/${id}/tags/shop.browser/`);
+      assert.equal(one.status, 200);
+      assert.deepEqual({ ...(one.body as Record<string, unknown>), topValues: undefined }, { key: "shop.browser", name: "shop.browser", totalValues: a.events, uniqueValues: counts.size, topValues: undefined });
+      const paged: [string, number][] = [];
+      let next: string | null = `/api/0/issues/${id}/tags/shop.browser/values/?per_page=1`;
+      while (next) {
+        const response: Response = await e.server.api(next);
+        assert.equal(response.status, 200);
+        const page = (await response.json()) as { key: string; value: string; count: number; firstSeen: string }[];
+        assert.ok(page.every((value) => value.key === "shop.browser" && !Number.isNaN(Date.parse(value.firstSeen))));
+        paged.push(...page.map((value): [string, number] => [value.value, value.count]));
+        const link = /<([^>]+)>; rel="next"; results="true"/.exec(response.headers.get("link") ?? "")?.[1];
+        next = link ? link.replace(/^https?:\/\/[^/]+/, "") : null;
+      }
+      assert.deepEqual(paged, expected);
+      assert.deepEqual(await e.get(`/api/0/issues/${id}/tags/nope/`), { status: 404, body: { detail: "tag nope not found on this issue" } });
+      assert.deepEqual(await e.get(`/api/0/issues/${id}/tags/nope/values/`), { status: 404, body: { detail: "tag nope not found on this issue" } });
+      assert.deepEqual(await e.get(`/api/0/issues/${id}/tags/flow/values/?per_page=0`), { status: 400, body: { detail: "invalid per_page: 0 (1-1000)" } });
     });
 
     it("saves searches per person and lists them (Sentry's /searches/)", async (t) => {

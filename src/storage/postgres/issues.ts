@@ -99,6 +99,18 @@ export function postgresIssues(db: PgDb): IssueRepo {
       );
     },
 
+    async tagValues(issueId, key, page) {
+      if (!isId(issueId)) return { values: [], uniqueValues: 0 };
+      const id = Number(issueId);
+      const rows = await db.query<{ value: string; count: number; first_seen: number; last_seen: number }>(
+        `SELECT value, count, first_seen, last_seen FROM issue_tags WHERE issue_id = $1 AND key = $2
+         ORDER BY count DESC, value COLLATE "C" LIMIT $3 OFFSET $4`,
+        [id, key, page.limit, page.offset],
+      );
+      const [total] = await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM issue_tags WHERE issue_id = $1 AND key = $2", [id, key]);
+      return { values: rows.map((row) => ({ value: row.value, count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen })), uniqueValues: total?.n ?? 0 };
+    },
+
     async facets(projectId) {
       if (!isId(projectId)) return { releases: [], environments: [] };
       const id = Number(projectId);

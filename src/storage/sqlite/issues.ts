@@ -22,6 +22,11 @@ export function sqliteIssues(db: Db): IssueRepo {
   const topValues = db.prepare<[number, string, number], { value: string; count: number; first_seen: number; last_seen: number }>(
     "SELECT value, count, first_seen, last_seen FROM issue_tags WHERE issue_id = ? AND key = ? ORDER BY count DESC, value LIMIT ?",
   );
+  // Issue tag values (issue 35): a page of one key's values, and how many there are.
+  const valuesPage = db.prepare<[number, string, number, number], { value: string; count: number; first_seen: number; last_seen: number }>(
+    "SELECT value, count, first_seen, last_seen FROM issue_tags WHERE issue_id = ? AND key = ? ORDER BY count DESC, value LIMIT ? OFFSET ?",
+  );
+  const valueCount = db.prepare<[number, string], { n: number }>("SELECT COUNT(*) AS n FROM issue_tags WHERE issue_id = ? AND key = ?");
   const facetValues = db.prepare<[number, string], { value: string }>(
     `SELECT DISTINCT t.value FROM issue_tags t JOIN issues i ON i.id = t.issue_id
      WHERE i.project_id = ? AND t.key = ? ORDER BY t.value LIMIT 200`,
@@ -92,6 +97,13 @@ export function sqliteIssues(db: Db): IssueRepo {
           })),
         }),
       );
+    },
+
+    async tagValues(issueId, key, page) {
+      if (!/^\d+$/.test(issueId)) return { values: [], uniqueValues: 0 };
+      const id = Number(issueId);
+      const values = valuesPage.all(id, key, page.limit, page.offset).map((row) => ({ value: row.value, count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen }));
+      return { values, uniqueValues: valueCount.get(id, key)!.n };
     },
 
     async facets(projectId) {
