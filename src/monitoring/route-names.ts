@@ -13,6 +13,8 @@ export const ROUTE_PATTERNS = [
   "/organizations/:org/issues/:issueId",
   "/organizations/:org/issues/:issueId/events",
   "/organizations/:org/issues/:issueId/events/:eventId",
+  // Issue tags (issue 35): one tag's values.
+  "/organizations/:org/issues/:issueId/tags/:key",
   "/organizations/:org/projects",
   "/organizations/:org/releases",
   "/organizations/:org/releases/:version",

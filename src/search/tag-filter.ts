@@ -1,0 +1,9 @@
+/**
+ * The search text for "issues with this tag value" (the issue page's tag links): quoted when the
+ * value has spaces or characters the grammar reads, and `tags[key]` for keys a bare key cannot be.
+ */
+export function tagFilterQuery(key: string, value: string): string {
+  const bareKey = /^[A-Za-z_][\w.-]*$/.test(key) ? key : `tags[${key}]`;
+  const bareValue = /^[^\s"()[\],*!]+$/.test(value) ? value : `"${value.replace(/"/g, '\\"')}"`;
+  return `${bareKey}:${bareValue}`;
+}
