@@ -150,7 +150,7 @@ function filterMeaning(filter: SyntaxFilter, now: number): Node {
   if (key === "release" || key === "firstRelease" || key === "first_release" || key === "first-release") {
     noComparison(`"${key}"`);
     const first = key !== "release";
-    const rest = filter.values.filter((scalar) => scalar.value !== "latest").map(searchValueOf);
+    const rest = filter.values.filter((scalar) => scalar.value !== "latest").map((scalar) => searchValueOf(scalar, fail));
     if (values.includes("latest")) return { kind: "release_ref", first, latest: true, values: rest, token };
     return first ? { kind: "first_release", values: rest } : { kind: "tag", key: "release", values: rest };
   }
@@ -168,7 +168,7 @@ function filterMeaning(filter: SyntaxFilter, now: number): Node {
     return {
       kind: "tag",
       key: "user",
-      values: filter.values.map((scalar) => searchValueOf({ value: `${prefix}:${scalar.value}`, quoted: scalar.quoted })),
+      values: filter.values.map((scalar) => searchValueOf({ value: `${prefix}:${scalar.value}`, quoted: scalar.quoted }, fail)),
     };
   }
   if (EVENT_FIELDS.test(key)) {
@@ -176,7 +176,7 @@ function filterMeaning(filter: SyntaxFilter, now: number): Node {
   }
   const tag = tagKey(key, fail);
   if (filter.op !== "=") throw fail(`"${tag}" is a tag and takes no comparison (${filter.op})`);
-  const tagValues = filter.values.map(searchValueOf);
+  const tagValues = filter.values.map((scalar) => searchValueOf(scalar, fail));
   // `key:*` is "has the tag", as in Sentry.
   if (tagValues.some((value) => value.match === "wildcard" && value.pattern === "*")) return { kind: "has_tag", key: tag };
   return { kind: "tag", key: tag, values: tagValues };
@@ -231,8 +231,16 @@ function tagKey(key: string, fail: (problem: string) => Error): string {
   return tag;
 }
 
-export function searchValueOf(scalar: SyntaxScalar): SearchValue {
-  return scalar.value.includes("*") ? { match: "wildcard", pattern: scalar.value } : { match: "exact", value: scalar.value };
+/** `*` is a wildcard; `\*` a literal star (a value is either a pattern or has literal stars, not both). */
+export function searchValueOf(scalar: SyntaxScalar, fail: (problem: string) => Error): SearchValue {
+  const escaped = scalar.value.includes("\\*");
+  const wild = /(^|[^\\])\*/.test(scalar.value);
+  if (escaped && wild) {
+    const problem = `"${scalar.value}" mixes * wildcards with literal \\* stars`;
+    throw fail(problem);
+  }
+  if (escaped) return { match: "exact", value: scalar.value.replace(/\\\*/g, "*") };
+  return wild ? { match: "wildcard", pattern: scalar.value } : { match: "exact", value: scalar.value };
 }
 
 function numberOf(text: string, fail: (problem: string) => Error): number {

@@ -4,6 +4,8 @@
  */
 export function tagFilterQuery(key: string, value: string): string {
   const bareKey = /^[A-Za-z_][\w.-]*$/.test(key) ? key : `tags[${key}]`;
-  const bareValue = /^[^\s"()[\],*!]+$/.test(value) ? value : `"${value.replace(/"/g, '\\"')}"`;
+  // A literal `*` is `\*` (a bare one would be a wildcard).
+  const starred = value.replace(/\*/g, "\\*");
+  const bareValue = /^[^\s"()[\],!]+$/.test(starred) ? starred : `"${starred.replace(/"/g, '\\"')}"`;
   return `${bareKey}:${bareValue}`;
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { AppError } from "../../src/errors";
 import { parseIssueSearch } from "../../src/search/issue-search-terms";
+import { tagFilterQuery } from "../../src/search/tag-filter";
 
 const NOW = Date.UTC(2026, 10, 20, 12, 0);
 const H = 3_600_000;
@@ -32,6 +33,7 @@ describe("issue search grammar: every documented form", () => {
     assert.deepEqual(parse("level:[error, fatal]"), { kind: "level", levels: ["error", "fatal"] });
     assert.deepEqual(parse("url:*/checkout*"), { kind: "tag", key: "url", values: [{ match: "wildcard", pattern: "*/checkout*" }] });
     assert.deepEqual(parse("browser:*"), { kind: "has_tag", key: "browser" });
+    assert.deepEqual(parse("note:a\\*b"), { kind: "tag", key: "note", values: [{ match: "exact", value: "a*b" }] });
   });
 
   test("has: and !has:", () => {
@@ -114,6 +116,28 @@ describe("issue search grammar: every documented form", () => {
   });
 });
 
+describe("tag links: tagFilterQuery reads back as exactly that tag value", () => {
+  const pairs: [string, string][] = [
+    ["browser", "Chrome 120"],
+    ["url", "https://shop.example.com/cart?x=(1)"],
+    ["quote", 'say "hi"'],
+    ["user", "email:ann@example.com"],
+    ["release", "app@1.0"],
+    ["odd:key", "v"],
+    ["9lives", "cat"],
+    ["star", "a*b"],
+  ];
+  for (const [key, value] of pairs) {
+    test(`${key} = ${value}`, () => {
+      assert.deepEqual(parse(tagFilterQuery(key, value)), { kind: "tag", key, values: [{ match: "exact", value }] });
+    });
+  }
+  test("values that need no quotes stay bare", () => {
+    assert.equal(tagFilterQuery("release", "app@1.0"), "release:app@1.0");
+    assert.equal(tagFilterQuery("browser", "Chrome 120"), 'browser:"Chrome 120"');
+  });
+});
+
 describe("issue search grammar: malformed queries are a 400 naming the token", () => {
   const cases: [string, string][] = [
     ["is:foo", 'invalid query: is:foo: unknown value "foo" (supported: unresolved, resolved, ignored, archived, assigned, unassigned, for_review, new, ongoing, regressed)'],
@@ -152,6 +176,7 @@ describe("issue search grammar: malformed queries are a 400 naming the token", (
     ["bookmarks:you", 'invalid query: bookmarks:you: "you" is not me, my_teams, none, #team or an email address'],
     ["x".repeat(2001), "invalid query: longer than 2000 characters"],
     ["(".repeat(21) + "a" + ")".repeat(21), "invalid query: parentheses nested deeper than 20"],
+    ["flow:a*b\\*c", 'invalid query: flow:a*b\\*c: "a*b\\*c" mixes * wildcards with literal \\* stars'],
   ];
   for (const [query, message] of cases) {
     test(query.length > 60 ? `${query.slice(0, 20)}… (${query.length} chars)` : query, () => {
