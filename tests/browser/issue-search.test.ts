@@ -94,6 +94,18 @@ describe("issue search in Chromium", () => {
     assert.deepEqual((await rowTitles()).sort(), [API_TITLE, WEB_TITLE].sort());
   });
 
+  test("a tag's values page lists its values, each linking to the issues with it", { timeout: 60_000 }, async () => {
+    const response = await periscope.api(`/api/0/organizations/${periscope.organizationSlug}/issues/?project=-1&query=${encodeURIComponent(`"${API_TITLE}"`)}`);
+    const [issue] = (await response.json()) as { id: string }[];
+    await page.goto(`${issuesUrl}/${issue!.id}`);
+    await Promise.all([page.waitForURL(/\/tags\/flow$/), page.getByTestId("tag-distribution").getByRole("link", { name: "flow", exact: true }).click()]);
+    const rows = page.getByTestId("tag-value");
+    assert.equal(await rows.count(), 1);
+    assert.deepEqual((await rows.first().locator("td").allInnerTexts()).slice(0, 3), ["queue", "1", "100%"]);
+    await Promise.all([page.waitForURL(/query=flow%3Aqueue/), page.getByTestId("tag-values").getByRole("link", { name: "queue" }).click()]);
+    assert.deepEqual(await rowTitles(), [API_TITLE]);
+  });
+
   test("a saved search is listed and applies its query", { timeout: 60_000 }, async () => {
     await page.goto(`${issuesUrl}?project=-1&query=${encodeURIComponent("flow:queue")}`);
     assert.deepEqual(await rowTitles(), [API_TITLE]);
