@@ -227,7 +227,8 @@ async function startEngine(name: string, schema: TestSchema | null): Promise<Eng
   });
   assert.ok(organization);
   engine.projects.set("web", { id: server.projectId, publicKey: server.publicKey });
-  for (const s of SENT) await engine.send(s.project, captured.get(s.key)!, (s.daysAgo ?? 0) * DAY_S);
+  // Ten seconds apart in SENT's order, so "newest first event" (release:latest) never ties on a millisecond.
+  for (const [index, s] of SENT.entries()) await engine.send(s.project, captured.get(s.key)!, (s.daysAgo ?? 0) * DAY_S + (SENT.length - index) * 10);
   const firstEvents = SENT.reduce((sum, s) => sum + s.events, 0);
   let groups = await engine.settle(SENT.length, firstEvents);
   for (const s of SENT.filter((candidate) => candidate.resolved || candidate.regressed)) {
