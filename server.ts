@@ -19,11 +19,16 @@ import { DirectServer } from "./src/http/direct-server";
 import { BufferBudget } from "./src/ingest/budget";
 import { applyPageHeaders } from "./src/http/page-headers";
 import { KeyCache } from "./src/ingest/keys";
+import { SpikeLimitCache } from "./src/ingest/spike-protection";
 import { PrivacyCache } from "./src/ingest/privacy-cache";
 import { matchIngestRoute, type IngestRoute } from "./src/ingest/route";
 import { inProcessSink, type IngestSink } from "./src/ingest/sink";
 import { GroupCommitWriter } from "./src/ingest/writer";
 import { createItemRegistry } from "./src/items";
+// Cron monitors and user feedback.
+import { checkInSink } from "./src/services/monitors/check-ins";
+import { startMonitorDetection } from "./src/services/monitors/detection";
+import { feedbackSink } from "./src/services/feedback/record";
 import { createLogger } from "./src/logger";
 import { createServerCapture } from "./src/monitoring/server-capture";
 import { monitoringSetup } from "./src/monitoring/setup";
@@ -81,7 +86,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     }
   }
   const release = `periscope@${packageVersion()}`;
-  const keys = new KeyCache(storage);
+  const keys = new KeyCache(storage, undefined, undefined, new SpikeLimitCache(storage, config.spikeProtectionMinPerHour));
   const captureServerException = createServerCapture({
     config, store: storage.ingest, logger, monitoringProjectId: monitoringProject.project.id, release, root,
   });
@@ -93,7 +98,13 @@ export async function startServer(config: Config, options: StartOptions): Promis
     cacheBytes: config.sourceMapCacheBytes,
     onStopped: (reason) => void captureServerException(new Error(reason), { mechanism: "symbolication.thread" }),
   });
-  const sink: IngestSink = inProcessSink(createItemRegistry(config.limits, symbolication?.symbolicator ?? null), new GroupCommitWriter(storage.ingest, config.writer), config.limits);
+  const writer = new GroupCommitWriter(storage.ingest, config.writer);
+  // Check-ins and feedback are app data, stored before the envelope is answered; a failing monitor's
+  // issue events go through the same writer as SDK events.
+  const commitRecords = (records: Parameters<GroupCommitWriter["submit"]>[0]) => writer.submit(records);
+  const appSinks = { checkIns: checkInSink(storage, commitRecords), feedback: feedbackSink(storage) };
+  const sink: IngestSink = inProcessSink(createItemRegistry(config.limits, symbolication?.symbolicator ?? null, appSinks), writer, config.limits);
+  const monitorDetection = startMonitorDetection(storage, commitRecords, config.monitorDetectionIntervalMs, (message) => logger.warn(message));
   // The SQLite commit thread starts now: started by the first SDK request, that request waited for it.
   storage.ingest.start?.();
 
@@ -110,6 +121,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     },
     keys,
     keyRates: storage.keyRates,
+    quotaCounts: storage.quotaCounts,
     privacy,
     budget: new BufferBudget(config.buffers),
     sink,
@@ -212,6 +224,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
       const { answered, handedOver } = direct.counts;
       logger.info(`Ingest requests answered straight off the socket: ${answered}; connections handed to node:http: ${handedOver}`);
       if (direct.refusedConnections > 0) logger.info(`Connections closed for MAX_CONNECTIONS_PER_ADDRESS: ${direct.refusedConnections}`);
+      await monitorDetection.stop();
       await sink.close();
       await symbolication?.close();
       // After a failed prepare there may be nothing of Next's to close, and its error was reported already.

@@ -6,11 +6,11 @@ import { organizationsOf } from "@/src/services/accounts/access";
 
 export const dynamic = "force-dynamic";
 
-/** Home: the issues of the person's first organisation. */
+/** Home: the dashboard of the person's first organisation. */
 export default async function Home() {
   const principal = await requireUser("/");
   const [first] = await organizationsOf(getRuntime().storage, principal.user);
-  if (first) redirect(`/organizations/${first.slug}/issues`);
+  if (first) redirect(`/organizations/${first.slug}`);
   return (
     <AuthCard title="No organization yet">
       <p className="text-sm text-muted">

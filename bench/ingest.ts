@@ -24,6 +24,8 @@
  * held up while the map is parsed?), then plain and bundle events in turn with the maps cached.
  * `--scrub-rules 0,20,20,0`: one row per entry, each with that many advanced data scrubbing rules on the
  * project (bench/scrub-rules.ts; default scrubbing is always on), alternated in the order given.
+ * `--quotas none,on,on,none`: likewise one row per entry, with or without quotas on the project and
+ * its organisation (bench/quotas.ts); with `--compare`, the first entry applies to both builds.
  * PostgreSQL: PERISCOPE_BENCH_DATABASE_URL, else the test database (a fresh schema, dropped after);
  * `--engine` defaults to both when that server is reachable, else sqlite.
  */
@@ -38,6 +40,7 @@ import { parseArgs } from "node:util";
 import { makeTemplate, median, openConnections, paceWarning, percentile, ratesBySlice, runLoad, SLICE_SECONDS, type LoadResult, type Template } from "./load";
 import { realisticMix } from "./mix";
 import { MAX_SCRUB_RULES, putScrubRules } from "./scrub-rules";
+import { putBenchQuotas, QUOTA_VARIANTS, type QuotaVariant } from "./quotas";
 import { probeFsync, SLOW_FSYNC_MS } from "./disk";
 import { buildBundle, type BuiltBundle } from "./sourcemaps/bundle";
 import { alternate, bundleEventTemplates, namedPositions } from "./sourcemaps/events";
@@ -68,6 +71,7 @@ const { values: args } = parseArgs({
     probes: { type: "string", default: "3" },
     "map-mb": { type: "string", default: "5" },
     "scrub-rules": { type: "string", default: "0" },
+    quotas: { type: "string", default: "none" },
   },
 });
 const DATABASE_URL =
@@ -364,6 +368,7 @@ async function runPeriscope(
   baselineRate: number,
   templatesFor: (publicKey: string) => Template[],
   scrubRules = 0,
+  quotas: QuotaVariant = "none",
 ) {
   const target = engine === "sqlite" ? await sqliteTarget() : await postgresTarget();
   try {
@@ -379,6 +384,7 @@ async function runPeriscope(
     const idleRss = statusMb(periscope.child.pid!, "VmRSS");
     const dsn = new URL(periscope.match[1]!);
     await putScrubRules(target.env, dsn.pathname.replace(/^\//, ""), scrubRules);
+    await putBenchQuotas(target.env, dsn.pathname.replace(/^\//, ""), quotas);
     const url = `http://${dsn.host}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}&sentry_version=7`;
     // --rate: open-loop pacing for Periscope (latency measured from each request's scheduled time).
     const rate = args.rate ? Number(args.rate) : undefined;
@@ -572,12 +578,35 @@ async function main() {
   if (ruleCounts.some((count) => !Number.isInteger(count) || count < 0 || count > MAX_SCRUB_RULES)) {
     throw new Error(`--scrub-rules takes a comma-separated list of rule counts from 0 to ${MAX_SCRUB_RULES}, not "${args["scrub-rules"]}"`);
   }
+  const quotaVariants = args.quotas.split(",").map((variant) => variant.trim()) as QuotaVariant[];
+  if (quotaVariants.some((variant) => !QUOTA_VARIANTS.includes(variant))) {
+    throw new Error(`--quotas takes a comma-separated list of ${QUOTA_VARIANTS.join(" or ")}, not "${args.quotas}"`);
+  }
   for (const [engine, mode] of selected.flatMap((engine) => modes.map((mode) => [engine, mode] as const))) {
     const name = modes.length > 1 ? `${engine}, ${mode}` : engine;
     if (sourceMaps) {
       const run = await runSourceMaps(engine, mode, name, baselineRate, templates.map((template) => ({ ...template, label: PLAIN_LABEL })), bundles);
       rows.push(...run.rows);
       summaries.push(...run.summary);
+      continue;
+    }
+    if (!compareRoot && quotaVariants.length > 1) {
+      const byVariant = new Map<QuotaVariant, { rates: number[]; cpu: number[] }>();
+      for (const variant of quotaVariants) {
+        const run = await runPeriscope(engine, mode, root, `${name}, quotas ${variant}`, baselineRate, templatesFor, ruleCounts[0], variant);
+        rows.push(run.row);
+        summaries.push(...run.summary);
+        const known = byVariant.get(variant) ?? { rates: [], cpu: [] };
+        known.rates.push(run.requestsPerSecond);
+        known.cpu.push(run.cpuUsPerRequest);
+        byVariant.set(variant, known);
+      }
+      const on = byVariant.get("on");
+      const none = byVariant.get("none");
+      summaries.push(
+        `${name}: by quotas: ${[...byVariant].map(([variant, { rates, cpu }]) => `${variant} ${rates.map(Math.round).join(", ")} req/s (median ${Math.round(median(rates))}), CPU µs/req ${cpu.map(Math.round).join(", ")} (median ${Math.round(median(cpu))})`).join("; ")}` +
+          (on && none ? `; on ÷ none: requests/s ${(median(on.rates) / median(none.rates)).toFixed(3)}, CPU per request ${(median(on.cpu) / median(none.cpu)).toFixed(3)}` : ""),
+      );
       continue;
     }
     if (!compareRoot) {
@@ -605,7 +634,8 @@ async function main() {
       if (pair % 2 === 0) builds.reverse();
       const runs = new Map<string, Awaited<ReturnType<typeof runPeriscope>>>();
       for (const build of builds) {
-        const run = await runPeriscope(engine, mode, build.cwd, `${name}, ${build.label} ${pair}`, baselineRate, templatesFor);
+        // Quotas go into the database both builds read; a build without quotas ignores them.
+        const run = await runPeriscope(engine, mode, build.cwd, `${name}, ${build.label} ${pair}`, baselineRate, templatesFor, 0, quotaVariants[0]);
         runs.set(build.label, run);
         rows.push(run.row);
         summaries.push(...run.summary);

@@ -22,6 +22,10 @@ export const sourceMapsHref = (organizationSlug: string, project: Project) =>
 export const filtersHref = (organizationSlug: string, project: Project) =>
   `/settings/${organizationSlug}/projects/${project.slug}/filters`;
 
+// Quotas (issue 33 item 4).
+export const quotasHref = (organizationSlug: string, project: Project) =>
+  `/settings/${organizationSlug}/projects/${project.slug}/quotas`;
+
 export const releasesHref = (organizationSlug: string, project?: Project | null) =>
   `/organizations/${organizationSlug}/releases${project ? `?project=${project.id}` : ""}`;
 

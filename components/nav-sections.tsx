@@ -16,6 +16,13 @@ export interface NavEntry {
 const projectQuery = (project: Project | null) => (project ? `?project=${project.id}` : "");
 
 export const NAV_SECTIONS = [
+  // Organisation dashboard (issue 37): the landing page after login.
+  {
+    id: "dashboard",
+    label: "Dashboard",
+    href: (organization) => `/organizations/${organization.slug}`,
+    icon: <path d="M4 13h6V4H4v9Zm0 7h6v-4H4v4Zm10 0h6v-9h-6v9Zm0-16v4h6V4h-6Z" />,
+  },
   {
     id: "issues",
     label: "Issues",
@@ -27,6 +34,19 @@ export const NAV_SECTIONS = [
     label: "Releases",
     href: (organization, project) => `/organizations/${organization.slug}/releases${projectQuery(project)}`,
     icon: <path d="M4 7.5 12 3l8 4.5v9L12 21l-8-4.5v-9Zm0 0 8 4.5m0 0 8-4.5M12 12v9" />,
+  },
+  // Cron monitors and user feedback.
+  {
+    id: "crons",
+    label: "Crons",
+    href: (organization, project) => `/organizations/${organization.slug}/crons${projectQuery(project)}`,
+    icon: <path d="M12 7v5l3 2m6-2a9 9 0 1 1-18 0 9 9 0 0 1 18 0Z" />,
+  },
+  {
+    id: "feedback",
+    label: "Feedback",
+    href: (organization, project) => `/organizations/${organization.slug}/feedback${projectQuery(project)}`,
+    icon: <path d="M4 5h16v11H9l-5 4V5Zm4 5h8M8 13h5" />,
   },
   {
     id: "stats",

@@ -1,8 +1,8 @@
 import type { Workspace } from "@/src/services/ui/workspace";
-import { filtersHref, keysHref, sourceMapsHref } from "./app-shell";
+import { filtersHref, keysHref, quotasHref, sourceMapsHref } from "./app-shell";
 import { TabLinks, type TabLink } from "./tab-links";
 
-export type SettingsTab = "members" | "teams" | "audit" | "keys" | "filters" | "source-maps" | "security" | "account";
+export type SettingsTab = "members" | "teams" | "audit" | "keys" | "filters" | "source-maps" | "security" | "account" | "quotas" | "org-quotas";
 
 /** The settings sections; the audit log is listed only for owners and admins, who may open it. */
 export function SettingsNav({ workspace, active }: { workspace: Workspace; active: SettingsTab }) {
@@ -12,10 +12,13 @@ export function SettingsNav({ workspace, active }: { workspace: Workspace; activ
     { id: "members", label: "Members", href: `${base}/members` },
     { id: "teams", label: "Teams", href: `${base}/teams` },
     ...(access.role === "owner" || access.role === "admin" ? [{ id: "audit" as const, label: "Audit log", href: `${base}/audit-log` }] : []),
+    // Quotas (issue 33 item 4): the organisation's here, the project's with the project's sections.
+    { id: "org-quotas" as const, label: "Organisation quotas", href: `${base}/quotas` },
     ...(project
       ? [
           { id: "keys" as const, label: "Client keys", href: keysHref(organization.slug, project) },
           { id: "filters" as const, label: "Inbound filters", href: filtersHref(organization.slug, project) },
+          { id: "quotas" as const, label: "Quotas", href: quotasHref(organization.slug, project) },
           { id: "source-maps" as const, label: "Source maps", href: sourceMapsHref(organization.slug, project) },
           { id: "security" as const, label: "Security & Privacy", href: `/settings/${organization.slug}/projects/${project.slug}/security` },
         ]

@@ -44,6 +44,10 @@ const schema = z.object({
   SQLITE_COMMIT_THREAD: z.enum(["true", "false", "1", "0"]).optional(),
   SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   SOURCEMAP_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(128),
+  // Cron monitors: how often the missed / timed-out check-in job runs.
+  MONITOR_DETECTION_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  // Spike protection's lowest hourly limit per category (issue 33 item 4; src/ingest/spike-protection.ts).
+  SPIKE_PROTECTION_MIN_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000_000).default(1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SELF_MONITORING: z.enum(["local", "off", "upstream"]).default("local"),
   SELF_MONITORING_DSN: z
@@ -108,6 +112,10 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** Bound of the source-map thread's cache of parsed maps (SOURCEMAP_CACHE_MB). */
   sourceMapCacheBytes: number;
+  /** How often the cron monitors' detection job looks for missed and timed-out check-ins (MONITOR_DETECTION_INTERVAL_MS). */
+  monitorDetectionIntervalMs: number;
+  /** Spike protection's lowest hourly limit per category (SPIKE_PROTECTION_MIN_PER_HOUR). */
+  spikeProtectionMinPerHour: number;
   /**
    * Where Periscope's own monitoring data goes: its internal "periscope" project (local), nowhere
    * (off), or an upstream Sentry-compatible server, through the same /monitoring tunnel.
@@ -223,6 +231,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     writer: { flushMs: c.WRITER_FLUSH_MS ?? (commitOverlaps ? 0 : 2), maxPending: c.WRITER_MAX_PENDING },
     logLevel: c.LOG_LEVEL,
     sourceMapCacheBytes: c.SOURCEMAP_CACHE_MB * MiB,
+    monitorDetectionIntervalMs: c.MONITOR_DETECTION_INTERVAL_MS,
+    spikeProtectionMinPerHour: c.SPIKE_PROTECTION_MIN_PER_HOUR,
     selfMonitoring:
       c.SELF_MONITORING === "upstream" && c.SELF_MONITORING_DSN
         ? {

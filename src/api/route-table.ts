@@ -91,7 +91,23 @@ export const ROUTES = {
   "DELETE /api/0/projects/{org}/{project}/keys/{keyId}/": { level: "organization", scope: "project:admin" },
   "GET /api/0/projects/{org}/{project}/filters/": { level: "organization", scope: "project:read" },
   "PUT /api/0/projects/{org}/{project}/filters/{filterId}/": { level: "organization", scope: "project:write" },
+  // Quotas and spike protection (issue 33 item 4); Sentry's scopes for spike-protections.
+  "GET /api/0/projects/{org}/{project}/quotas/": { level: "organization", scope: "project:read" },
+  "PUT /api/0/projects/{org}/{project}/quotas/": { level: "organization", scope: "project:write" },
+  "GET /api/0/organizations/{org}/quotas/": { level: "organization", scope: "org:read" },
+  "PUT /api/0/organizations/{org}/quotas/": { level: "organization", scope: "org:write" },
+  "POST /api/0/organizations/{org}/spike-protections/": { level: "organization", scope: "project:write" },
+  "DELETE /api/0/organizations/{org}/spike-protections/": { level: "organization", scope: "project:write" },
   "POST /api/0/teams/{org}/{team}/projects/": { level: "organization", scope: "project:write" },
+  // Cron monitors (Sentry's monitor permission) and user feedback (Sentry's project event permission).
+  "GET /api/0/organizations/{org}/monitors/": { level: "organization", scope: "project:read" },
+  "POST /api/0/organizations/{org}/monitors/": { level: "organization", scope: "project:write" },
+  "GET /api/0/organizations/{org}/monitors/{monitorSlug}/": { level: "organization", scope: "project:read" },
+  "PUT /api/0/organizations/{org}/monitors/{monitorSlug}/": { level: "organization", scope: "project:write" },
+  "DELETE /api/0/organizations/{org}/monitors/{monitorSlug}/": { level: "organization", scope: "project:write" },
+  "GET /api/0/organizations/{org}/monitors/{monitorSlug}/checkins/": { level: "organization", scope: "project:read" },
+  "GET /api/0/projects/{org}/{project}/user-feedback/": { level: "organization", scope: "event:read" },
+  "POST /api/0/projects/{org}/{project}/user-feedback/": { level: "organization", scope: "event:write" },
   "GET /api/0/api-tokens/": { level: "user", scope: null },
   // A token cannot mint tokens (as in Sentry): a leaked token must not be able to outlive its revocation.
   "POST /api/0/api-tokens/": { level: "user", scope: null, sessionOnly: true },

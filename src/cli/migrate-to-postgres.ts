@@ -45,6 +45,8 @@ const TABLES: TableCopy[] = [
   { table: "project_options", orderBy: "project_id, name" },
   { table: "organization_privacy", orderBy: "organization_id" },
   { table: "project_privacy", orderBy: "project_id" },
+  // Quotas (issue 33 item 4).
+  { table: "quotas", orderBy: "organization_id, project_id, category, time_window" },
   { table: "users", orderBy: "id" },
   { table: "login_sessions", orderBy: "id" },
   { table: "api_tokens", orderBy: "id" },

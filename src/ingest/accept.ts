@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import type { ItemContext } from "../items/types";
 import type { Logger } from "../logger";
 import type { CaptureServerException } from "../monitoring/server-capture";
-import type { KeyRateCounter } from "../storage/types";
+import type { KeyRateCounter, QuotaCounter } from "../storage/types";
 import type { Credentials } from "./auth";
 import type { BufferBudget } from "./budget";
 import type { Envelope } from "./envelope";
@@ -11,6 +11,7 @@ import { enforceKeyRateLimit, RateLimitedError } from "./key-rate-limit";
 import type { KeyCache, ResolvedKey } from "./keys";
 import { isAllowedOrigin } from "./origins";
 import type { PrivacyCache } from "./privacy-cache";
+import { enforceQuotas } from "./quotas";
 import type { IngestJob, IngestSink } from "./sink";
 
 export interface IngestDeps {
@@ -20,6 +21,8 @@ export interface IngestDeps {
   keys: KeyCache;
   /** Counts events against per-key rate limits (src/ingest/key-rate-limit.ts). */
   keyRates: KeyRateCounter;
+  /** Counts items against quotas and spike protection (src/ingest/quotas.ts). */
+  quotaCounts: QuotaCounter;
   /** Each project's data scrubbing (src/ingest/privacy-cache.ts); absent (tests): the defaults. */
   privacy?: PrivacyCache;
   /** Request bytes held in memory by all ingest requests together (src/ingest/budget.ts). */
@@ -91,7 +94,7 @@ export async function acceptAuthenticated(
   expected: Expected,
   deps: IngestDeps,
 ): Promise<IngestJob> {
-  const { key, project, filter } = checkKey(await deps.keys.resolve(credentials.publicKey), expected);
+  const { key, project, filter, quotas } = checkKey(await deps.keys.resolve(credentials.publicKey), expected);
   const cached = deps.privacy?.peek(project.id);
   const scrubber = cached !== undefined ? cached : await deps.privacy?.resolve(project);
   const context: ItemContext = {
@@ -115,5 +118,23 @@ export async function acceptAuthenticated(
       throw error;
     }
   }
+  // A project without quotas or spike protection has no plan and pays nothing here.
+  if (quotas) return applyQuotas(job, await enforceQuotas(quotas, job, deps.quotaCounts), deps);
   return job;
 }
+
+/** Counts what the quotas dropped and notes on the job what the answer must say; refuses outright when nothing is left. */
+async function applyQuotas(job: IngestJob, verdict: Awaited<ReturnType<typeof enforceQuotas>>, deps: IngestDeps): Promise<IngestJob> {
+  if (!verdict) return job;
+  await deps.sink.recordOutcomes(verdict.outcomes);
+  const left = verdict.job;
+  if (verdict.refused && (left.kind === "store" || left.items.length === 0)) {
+    throw new RateLimitedError(QUOTA_MESSAGE, verdict.retryAfter, verdict.rateLimits, []);
+  }
+  left.limited = { rateLimits: verdict.rateLimits, retryAfter: verdict.retryAfter, refused: verdict.refused };
+  return left;
+}
+
+/** Relay's 429 text (docs/protocol.md §5.1). */
+export const QUOTA_MESSAGE =
+  "Sentry dropped data due to a quota or internal rate limit being reached. This will not affect your application. See https://docs.sentry.io/product/accounts/quotas/ for more information.";

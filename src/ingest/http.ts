@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { AppError, errorBody, httpStatusOf } from "../errors";
 import type { DirectAnswer } from "../http/direct-server";
-import { acceptAuthenticated, preauthorize, type IngestClient, type IngestDeps } from "./accept";
+import { acceptAuthenticated, preauthorize, QUOTA_MESSAGE, type IngestClient, type IngestDeps } from "./accept";
 import { credentialsFromEnvelopeHeader, extractRequestCredentials, parseDsn, type Credentials } from "./auth";
 import { discardRest, readBody } from "./body";
 import type { BufferLease } from "./budget";
@@ -10,7 +10,7 @@ import { parseEnvelope, readEnvelopeHeader, type Envelope } from "./envelope";
 import { RateLimitedError } from "./key-rate-limit";
 import { requestOrigin } from "./origins";
 import type { IngestRoute } from "./route";
-import type { IngestJob } from "./sink";
+import type { IngestJob, RateLimitNotice } from "./sink";
 import { tunnel } from "./tunnel";
 
 export type { IngestDeps } from "./accept";
@@ -72,7 +72,7 @@ async function answerRequest(req: IncomingMessage, res: ServerResponse, route: I
         res.writeHead(result.status, Object.assign({}, result.headers, { "Content-Length": result.body.length })).end(result.body);
         return;
       }
-      writeAnswer(res, await committedAnswer(deps.sink.ingest(result.job)));
+      writeAnswer(res, await jobAnswer(result.job, deps));
     } catch (error) {
       writeAnswer(res, faultAnswer(error, head, deps));
     }
@@ -114,10 +114,27 @@ export async function ingestAnswer(
 ): Promise<IngestAnswer> {
   try {
     if (head.method !== "POST") throw new AppError("method_not_allowed", `method not allowed: ${head.method} (use POST)`);
-    return await committedAnswer(deps.sink.ingest(await receive(head, route, body, deps, admitted)));
+    return await jobAnswer(await receive(head, route, body, deps, admitted), deps);
   } catch (error) {
     return faultAnswer(error, head, deps);
   }
+}
+
+/**
+ * The answer once the job's records are committed. When a quota dropped some of its items
+ * (src/ingest/quotas.ts) the answer names the limits: 429 when nothing chargeable was accepted, else
+ * 200 with `X-Sentry-Rate-Limits`, which SDKs read on every answer.
+ */
+function jobAnswer(job: IngestJob, deps: IngestDeps): Promise<IngestAnswer> {
+  const limited = job.limited;
+  return limited ? limitedAnswer(job, limited, deps) : committedAnswer(deps.sink.ingest(job));
+}
+
+async function limitedAnswer(job: IngestJob, limited: RateLimitNotice, deps: IngestDeps): Promise<IngestAnswer> {
+  const answer = await committedAnswer(deps.sink.ingest(job));
+  if (limited.refused) return errorAnswer(new RateLimitedError(QUOTA_MESSAGE, limited.retryAfter, limited.rateLimits, []));
+  answer.headers["X-Sentry-Rate-Limits"] = limited.rateLimits;
+  return answer;
 }
 
 /** 200 only after the records are committed: acknowledged means stored. */

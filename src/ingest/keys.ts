@@ -1,6 +1,8 @@
 import { projectOptionsFrom, type Project, type ProjectKey, type ProjectOptions } from "../model";
 import type { Storage } from "../storage/types";
 import { compileFilters, type EventFilter } from "./inbound-filters";
+import { compileQuotaPlan, type QuotaPlan } from "./quota-plan";
+import type { SpikeLimitCache } from "./spike-protection";
 
 export interface ResolvedKey {
   key: ProjectKey;
@@ -9,6 +11,8 @@ export interface ResolvedKey {
   options: ProjectOptions;
   /** Its inbound filters, compiled; null when none is on. */
   filter: EventFilter | null;
+  /** Its quotas, its organisation's and spike protection (src/ingest/quotas.ts); null when none applies. */
+  quotas: QuotaPlan | null;
 }
 
 interface Entry {
@@ -32,6 +36,8 @@ export class KeyCache {
     private readonly storage: Storage,
     private readonly ttlMs = 30_000,
     private readonly maxEntries = 10_000,
+    /** Spike protection's limits; absent (tests, benchmarks): spike protection is never applied. */
+    private readonly spikes?: SpikeLimitCache,
   ) {
     storage.onKeysChanged(() => this.invalidate());
   }
@@ -50,11 +56,18 @@ export class KeyCache {
     const key = await this.storage.keys.getByPublicKey(publicKey);
     const project = key ? await this.storage.projects.getById(key.projectId) : null;
     const options = project ? projectOptionsFrom(await this.storage.projectOptions.get(project.id)) : null;
-    const value = key && project && options ? { key, project, options, filter: compileFilters(options.filters) } : null;
+    const quotas = project && options ? await this.quotaPlan(project, options) : null;
+    const value = key && project && options ? { key, project, options, filter: compileFilters(options.filters), quotas } : null;
     if (generation !== this.generation) return value;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(publicKey, { value, expires: now + (value ? this.ttlMs : Math.min(this.ttlMs, 5_000)) });
     return value;
+  }
+
+  private async quotaPlan(project: Project, options: ProjectOptions): Promise<QuotaPlan | null> {
+    const quotas = await this.storage.quotas.forProject(project.organizationId, project.id);
+    const spike = options.spikeProtection && this.spikes ? await this.spikes.limitsFor(project.id) : null;
+    return compileQuotaPlan(project, quotas, spike);
   }
 
   invalidate(): void {

@@ -13,8 +13,17 @@ import type { GroupCommitWriter } from "./writer";
  * (docs/adr/0012-one-ingest-topology.md).
  */
 export type IngestJob =
-  | { kind: "envelope"; items: EnvelopeItem[]; context: ItemContext }
-  | { kind: "store"; body: Buffer; context: ItemContext };
+  | { kind: "envelope"; items: EnvelopeItem[]; context: ItemContext; limited?: RateLimitNotice }
+  | { kind: "store"; body: Buffer; context: ItemContext; limited?: RateLimitNotice };
+
+/** Items of the request were dropped by a quota (src/ingest/quotas.ts): what the answer must say. */
+export interface RateLimitNotice {
+  /** The `X-Sentry-Rate-Limits` value. */
+  rateLimits: string;
+  retryAfter: number;
+  /** 429 (nothing chargeable was accepted) rather than 200 with the header. */
+  refused: boolean;
+}
 
 export interface IngestSink {
   /**

@@ -7,6 +7,9 @@ import { transactionItem } from "./transaction";
 import type { Symbolicator } from "../symbolication/symbolicator";
 import type { ItemProcessor } from "./types";
 import { unsupportedItem } from "./unsupported";
+// Cron monitors and user feedback: stored by services the server hands in (AppItemSinks).
+import { checkInItem, type CheckInSink } from "./check-in";
+import { feedbackItem, userReportItem, type FeedbackSink } from "./feedback";
 
 /**
  * Data category of each item type Relay knows that is not stored yet (docs/protocol.md §6.2), for
@@ -41,7 +44,13 @@ export interface ItemRegistry {
   readonly symbolicator?: Symbolicator | null;
 }
 
-export function createItemRegistry(limits: { maxEventBytes: number }, symbolicator: Symbolicator | null = null): ItemRegistry {
+/** Where items that are app data go (src/services/monitors, src/services/feedback); without one the type stays unsupported. */
+export interface AppItemSinks {
+  checkIns?: CheckInSink;
+  feedback?: FeedbackSink;
+}
+
+export function createItemRegistry(limits: { maxEventBytes: number }, symbolicator: Symbolicator | null = null, sinks: AppItemSinks = {}): ItemRegistry {
   const stored = new Map<string, ItemProcessor>([
     ["event", eventItem(limits.maxEventBytes, symbolicator)],
     ["transaction", transactionItem(limits.maxEventBytes)],
@@ -50,6 +59,12 @@ export function createItemRegistry(limits: { maxEventBytes: number }, symbolicat
     ["sessions", sessionsItem()],
     ["client_report", clientReportItem()],
   ]);
+  // Cron monitors and user feedback.
+  if (sinks.checkIns) stored.set("check_in", checkInItem(sinks.checkIns));
+  if (sinks.feedback) {
+    stored.set("feedback", feedbackItem(limits.maxEventBytes, sinks.feedback));
+    stored.set("user_report", userReportItem(sinks.feedback));
+  }
   const unsupported = new Map<string, ItemProcessor>();
   return {
     symbolicator,

@@ -14,3 +14,7 @@ export * from "./privacy";
 export * from "./issue-search";
 // Issue search (issue 35): saved searches.
 export * from "./saved-searches";
+// Cron monitors and user feedback.
+export * from "./monitors";
+export * from "./feedback";
+export * from "./quotas";

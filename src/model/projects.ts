@@ -1,5 +1,7 @@
 /** Organisations, their projects and the projects' DSN keys: app data, as every layer sees it. Times are Unix ms. */
 
+import { SPIKE_PROTECTION_OPTION } from "./quotas";
+
 export interface Organization {
   id: string;
   slug: string;
@@ -41,6 +43,8 @@ export interface KeyRateLimit {
 export interface ProjectOptions {
   allowedDomains: string[];
   filters: InboundFilters;
+  /** Spike protection (issue 33 item 4, src/ingest/spike-protection.ts); off unless set. */
+  spikeProtection: boolean;
 }
 
 /** Sentry's inbound filter ids (`/filters/{filter_id}/`), which are also the outcome reasons of what they drop. */
@@ -98,6 +102,7 @@ export function projectOptionsFrom(stored: Record<string, unknown>): ProjectOpti
       releases: list(FILTER_OPTIONS.releases),
       ipAddresses: list(FILTER_OPTIONS.ipAddresses),
     },
+    spikeProtection: stored[SPIKE_PROTECTION_OPTION] === true,
   };
 }
 

@@ -197,6 +197,15 @@ export interface SessionStatsRow {
   users: number;
 }
 
+/** Duration quantiles (seconds) of the exited single sessions of one project and release. */
+export interface SessionDurationRow {
+  project: string;
+  release: string;
+  sessions: number;
+  p50: number;
+  p90: number;
+}
+
 export interface SpanListQuery {
   projectIds: string[];
   limit: number;

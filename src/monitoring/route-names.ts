@@ -19,6 +19,15 @@ export const ROUTE_PATTERNS = [
   "/organizations/:org/releases",
   "/organizations/:org/releases/:version",
   "/organizations/:org/stats",
+  // Cron monitors and user feedback.
+  "/organizations/:org/crons",
+  "/organizations/:org/crons/:monitorSlug",
+  "/organizations/:org/feedback",
+  "/organizations/:org/feedback/:feedbackId",
+  "/api/0/organizations/:org/monitors",
+  "/api/0/organizations/:org/monitors/:monitorSlug",
+  "/api/0/organizations/:org/monitors/:monitorSlug/checkins",
+  "/api/0/projects/:org/:project/user-feedback",
   "/settings/:org",
   "/settings/:org/audit-log",
   "/settings/:org/members",
@@ -71,6 +80,12 @@ export const ROUTE_PATTERNS = [
   "/api/0/issues/:issueId/tags",
   "/api/0/issues/:issueId/tags/:key",
   "/api/0/issues/:issueId/tags/:key/values",
+  // Quotas and spike protection (issue 33 item 4).
+  "/settings/:org/quotas",
+  "/settings/:org/projects/:project/quotas",
+  "/api/0/organizations/:org/quotas",
+  "/api/0/organizations/:org/spike-protections",
+  "/api/0/projects/:org/:project/quotas",
 ] as const;
 
 const PATTERNS = ROUTE_PATTERNS.map((pattern) => pattern.split("/").slice(1));

@@ -44,6 +44,8 @@ function withRetention(storage: Storage, days: number, log?: StorageLog): Storag
         // Ended sessions and failed-login records past the throttle window are no longer needed.
         await storage.accounts.loginSessions.deleteExpired(Date.now());
         await storage.accounts.loginThrottle.deleteBefore(Date.now() - DAY_MS);
+        // Cron check-ins are kept as long as telemetry; the monitors themselves stay.
+        await storage.monitors.expireCheckIns(Date.now() - days * DAY_MS);
         if (result.deletedRows > 0 || result.droppedPartitions > 0) {
           log?.info(`retention: expired telemetry older than ${days} days (${result.droppedPartitions} partitions dropped, ${result.deletedRows} rows deleted)`);
         }

@@ -20,15 +20,29 @@ export function sessionHealth(status: string, errors: number): SessionHealth {
 
 export const severityOf = (health: SessionHealth): number => SESSION_HEALTH.indexOf(health);
 
+const TERMINAL_BAD = new Set(["crashed", "abnormal", "unhandled"]);
+
 /**
- * The state after an update: the fields of whichever has the higher `seq` (the update on a tie, as
- * it arrived later), while `init` stays true once any update carried it — the first update may
- * arrive after a later one.
+ * The state after an update, whatever order the updates of one session arrive in (retries,
+ * several processes): the fields of whichever has the higher `seq` (the update on a tie, as it
+ * arrived later), except what can only grow — `init` stays true once any update carried it (the
+ * first update may arrive after a later one), `errors` is the highest count seen, and a crashed,
+ * abnormal or unhandled end is never taken back by an update ordered after it.
  */
 export function mergeSessionUpdate(current: SessionUpdate | null, update: SessionUpdate): SessionUpdate {
   if (!current) return update;
   const latest = update.seq >= current.seq ? update : current;
-  return { ...latest, init: current.init || update.init };
+  const older = latest === update ? current : update;
+  const olderHealth = sessionHealth(older.status, 0);
+  const keepOlderEnd = TERMINAL_BAD.has(older.status) && severityOf(olderHealth) > severityOf(sessionHealth(latest.status, 0));
+  return {
+    ...latest,
+    init: current.init || update.init,
+    errors: Math.max(current.errors, update.errors),
+    status: keepOlderEnd ? older.status : latest.status,
+    duration: latest.duration ?? older.duration,
+    did: latest.did ?? older.did,
+  };
 }
 
 export interface SessionCountDelta {

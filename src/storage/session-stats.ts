@@ -37,3 +37,13 @@ export function mergeSessionStats(counts: SessionStatsSqlRow[], users: SessionSt
   }
   return [...out.values()].filter((row) => row.sessions !== 0 || row.users !== 0);
 }
+
+/** PostgreSQL's `percentile_cont`: linear interpolation between the two nearest ranks of sorted values. */
+export function percentileCont(sorted: readonly number[], fraction: number): number {
+  const position = fraction * (sorted.length - 1);
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  const a = sorted[low] ?? 0;
+  const b = sorted[high] ?? a;
+  return a + (b - a) * (position - low);
+}

@@ -27,6 +27,8 @@ import type {
   Project,
   ProjectKey,
   KeyRateLimit,
+  Quota,
+  QuotaSet,
   StoredEvent,
   TagDistribution,
   TagValueCount,
@@ -34,12 +36,16 @@ import type {
 import type { AccountStore } from "./accounts-types";
 import type { ArtifactStore, ReleaseActivityRepo, ReleaseRepo } from "./release-types";
 import type { SessionRepo, SpanRepo, TransactionRepo } from "./telemetry-types";
+// Cron monitors and user feedback.
+import type { FeedbackRepo, MonitorRepo } from "./monitor-types";
 
 // Storage code reads the domain types through here; every other layer imports src/model.
 export * from "../model";
 export * from "./telemetry-types";
 export * from "./accounts-types";
 export * from "./release-types";
+// Cron monitors and user feedback.
+export * from "./monitor-types";
 
 export interface OrganizationRepo {
   create(input: { slug: string; name: string }): Promise<Organization>;
@@ -75,6 +81,35 @@ export interface ProjectOptionsRepo {
 export interface KeyRateCounter {
   /** Adds `amount` to the key's count for the window starting at `windowStart` (Unix s); resolves with the new count. */
   add(keyId: string, windowStart: number, amount: number): Promise<number>;
+}
+
+// Quotas (issue 33 item 4).
+/** Quotas per organisation (projectId null) and project; writes reach every process's key cache. */
+export interface QuotaRepo {
+  list(organizationId: string, projectId: string | null): Promise<Quota[]>;
+  /** The project's own quotas and its organisation's, in one query (the ingest key cache). */
+  forProject(organizationId: string, projectId: string): Promise<QuotaSet>;
+  /** Replaces the scope's whole set (one category and window at most once, checked by the caller). */
+  replace(organizationId: string, projectId: string | null, quotas: Quota[]): Promise<void>;
+}
+
+/** One counter's count in one window: `name` says whose (scope, category, window); `windowStart` is Unix s. */
+export interface QuotaCount {
+  name: string;
+  windowStart: number;
+}
+
+/** Items counted against quotas, shared by every process on one database. */
+export interface QuotaCounter {
+  /**
+   * Adds each amount to its counter unless that would take it past its limit, all in one round
+   * trip; resolves with whether each was added.
+   */
+  tryAdd(entries: readonly (QuotaCount & { amount: number; limit: number })[]): Promise<boolean[]>;
+  /** Takes amounts back (items that another quota of the same request refused). */
+  release(entries: readonly (QuotaCount & { amount: number })[]): Promise<void>;
+  /** The counts so far (0 for a counter nothing was added to in that window). */
+  current(entries: readonly QuotaCount[]): Promise<number[]>;
 }
 
 /**
@@ -170,6 +205,9 @@ export interface Storage {
   keys: ProjectKeyRepo;
   projectOptions: ProjectOptionsRepo;
   keyRates: KeyRateCounter;
+  // Quotas (issue 33 item 4).
+  quotas: QuotaRepo;
+  quotaCounts: QuotaCounter;
   /** Data scrubbing settings per organisation and project. */
   privacy: PrivacyRepo;
   issues: IssueRepo;
@@ -189,6 +227,11 @@ export interface Storage {
   artifacts: ArtifactStore;
   // Issue search (issue 35).
   savedSearches: SavedSearchRepo;
+  // Cron monitors and user feedback.
+  /** Cron monitors and their check-ins. */
+  monitors: MonitorRepo;
+  /** User feedback (feedback and user_report items). */
+  feedback: FeedbackRepo;
   /**
    * Calls `listener` whenever a project or project key may have changed, in this process or — on a
    * shared database — in any other (PostgreSQL: LISTEN/NOTIFY, and after the listening connection

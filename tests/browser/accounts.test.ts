@@ -258,7 +258,7 @@ describe("accounts in Chromium", () => {
         redirect: "manual",
       });
       assert.equal(response.status, 303);
-      assert.equal(response.headers.get("location"), "/organizations/default/issues", `next=${next}`);
+      assert.equal(response.headers.get("location"), "/organizations/default", `next=${next}`);
     }
     const wrong = await fetch(`${server.baseUrl}/auth/login`, {
       method: "POST",

@@ -131,7 +131,7 @@ describe("releases and source maps in the UI", () => {
   test("the sidebar lists the sections and marks the current one", { timeout: 60_000 }, async () => {
     await page.goto(`${server.baseUrl}/organizations/${org()}/issues?project=${server.projectId}`);
     const sidebar = page.getByRole("navigation", { name: "Main" });
-    assert.deepEqual(await sidebar.getByRole("link").allInnerTexts(), ["Issues", "Releases", "Stats", "Projects", "Settings"]);
+    assert.deepEqual(await sidebar.getByRole("link").allInnerTexts(), ["Dashboard", "Issues", "Releases", "Crons", "Feedback", "Stats", "Projects", "Settings"]);
     assert.equal(await sidebar.getByRole("link", { name: "Issues" }).getAttribute("aria-current"), "page");
     assert.equal(await sidebar.getByRole("link", { name: "Releases" }).getAttribute("aria-current"), null);
     // The project chosen in the header carries over to the section.

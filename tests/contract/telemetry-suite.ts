@@ -118,6 +118,91 @@ export function telemetryContract(engine: string, factory: EngineFactory): void 
       assert.deepEqual(await storage.sessions.stats({ projectIds: [], start: DAY_START, end: NOW + HOUR, interval: HOUR, groupBy: [] }), []);
     });
 
+    // Release health (issue 37): one session's updates in any order, duplicated, give one result.
+    it("merges one session's updates the same way in every arrival order, with duplicates", async () => {
+      const steps = [
+        update(20, { did: "u9", seq: 1, init: true }),
+        update(20, { did: "u9", seq: 2, init: false, errors: 2, timestamp: NOW + 1000 }),
+        update(20, { did: "u9", seq: 3, init: false, errors: 3, status: "crashed", timestamp: NOW + 2000 }),
+        update(20, { did: "u9", seq: 4, init: false, errors: 1, status: "exited", duration: 9, timestamp: NOW + 3000 }),
+      ];
+      const orders = [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1, 3, 0], [1, 3, 0, 2, 2]];
+      for (const [index, order] of orders.entries()) {
+        const sid = (100 + index).toString(16).padStart(32, "0");
+        // Each update its own commit (as from separate requests), so the stored state is merged each time.
+        for (const step of order) await storage.ingest.commit([sessionRecord({ ...steps[step]!, sid })]);
+        const state = await storage.sessions.get(project.id, sid);
+        assert.equal(state?.status, "crashed", `order ${order.join(",")}`);
+        assert.equal(state?.errors, 3);
+        assert.equal(state?.init, true);
+        assert.equal(state?.seq, 4);
+        assert.equal(state?.duration, 9);
+      }
+      assert.deepEqual(await totals(), [{ slot: null, health: "crashed", sessions: orders.length, users: 1 }]);
+    });
+
+    it("gives the same figures for single updates and for aggregates of the same traffic", async () => {
+      // Per user: [exited, errored, crashed, unhandled] sessions.
+      const traffic: Record<string, [number, number, number, number]> = { a: [3, 1, 0, 0], b: [1, 0, 1, 0], c: [0, 2, 0, 1] };
+      const single: IngestRecord[] = [];
+      const aggregates: IngestRecord[] = [];
+      let sid = 1000;
+      for (const [did, [exited, errored, crashed, unhandled]] of Object.entries(traffic)) {
+        const add = (n: number, last: Partial<SessionUpdate>) => {
+          for (let i = 0; i < n; i += 1) {
+            sid += 1;
+            single.push(sessionRecord(update(sid, { did, release: "single@1" })));
+            single.push(sessionRecord(update(sid, { did, release: "single@1", seq: 2, init: false, ...last })));
+          }
+        };
+        add(exited, { status: "exited" });
+        add(errored, { status: "exited", errors: 1 });
+        add(crashed, { status: "crashed", errors: 1 });
+        add(unhandled, { status: "unhandled", errors: 1 });
+        aggregates.push({ kind: "session_aggregate", projectId: project.id, aggregate: {
+          started: NOW, did, exited, errored, abnormal: 0, unhandled, crashed, release: "aggregate@1", environment: "production",
+        } });
+      }
+      await storage.ingest.commit(single);
+      await storage.ingest.commit(aggregates);
+      const byRelease = await totals(["release"]);
+      const of = (release: string) => byRelease.filter((row) => row.release === release).map(({ release: _r, ...rest }) => rest)
+        .toSorted((a, b) => a.health.localeCompare(b.health));
+      assert.deepEqual(of("single@1"), of("aggregate@1"));
+      assert.deepEqual(of("single@1"), [
+        { slot: null, health: "crashed", sessions: 1, users: 1 },
+        { slot: null, health: "errored", sessions: 3, users: 1 },
+        { slot: null, health: "healthy", sessions: 4, users: 0 },
+        { slot: null, health: "unhandled", sessions: 1, users: 1 },
+      ]);
+    });
+
+    it("puts sessions in whole intervals longer than an hour", async () => {
+      await storage.ingest.commit([sessionRecord(update(300, { did: "u1" }))]);
+      // NOW is 12:30 on DAY_START's day: day 2 of a window that starts two days before.
+      const rows = await storage.sessions.stats({ projectIds: [project.id], start: DAY_START - 2 * 24 * HOUR, end: DAY_START + 24 * HOUR, interval: 24 * HOUR, groupBy: [] });
+      assert.deepEqual(rows.filter((row) => row.slot !== null), [{ slot: 2, health: "healthy", sessions: 1, users: 1 }]);
+      const sixHours = await storage.sessions.stats({ projectIds: [project.id], start: DAY_START, end: DAY_START + 24 * HOUR, interval: 6 * HOUR, groupBy: ["release"] });
+      assert.deepEqual(sixHours.filter((row) => row.slot !== null), [{ release: "web@1.0.0", slot: 2, health: "healthy", sessions: 1, users: 1 }]);
+    });
+
+    it("gives duration quantiles of exited sessions per project and release", async () => {
+      const durations = [4, 1, 3, 2, 10];
+      await storage.ingest.commit([
+        ...durations.map((duration, index) => sessionRecord(update(200 + index, { status: "exited", duration }))),
+        sessionRecord(update(210, { status: "crashed", duration: 1000 })),
+        sessionRecord(update(211, { status: "exited", duration: 7, init: false })),
+        sessionRecord(update(212, { status: "exited", duration: 50, release: "web@2.0.0" }), other),
+      ]);
+      const rows = await storage.sessions.durations({ projectIds: [project.id, other.id], start: DAY_START, end: DAY_START + 24 * HOUR });
+      const sorted = rows.toSorted((a, b) => a.release.localeCompare(b.release));
+      // Sorted 1,2,3,4,10: p50 the middle one; p90 at rank 3.6 = 4 + 0.6 × (10 − 4).
+      assert.equal(sorted.length, 2);
+      assert.deepEqual({ ...sorted[0], p90: Math.round(sorted[0]!.p90 * 1000) / 1000 }, { project: project.id, release: "web@1.0.0", sessions: 5, p50: 3, p90: 7.6 });
+      assert.deepEqual(sorted[1], { project: other.id, release: "web@2.0.0", sessions: 1, p50: 50, p90: 50 });
+      assert.deepEqual(await storage.sessions.durations({ projectIds: [project.id], start: DAY_START, end: DAY_START + 24 * HOUR, environments: ["staging"] }), []);
+    });
+
     it("stores a transaction with its spans once, and finds it by id, in lists and in its trace", async () => {
       const payload = transaction(1, NOW);
       const root = span(1, { isSegment: true, eventId: payload.event_id, op: "task", name: "checkout", segmentId: span(1).spanId });

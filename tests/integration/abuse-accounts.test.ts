@@ -61,7 +61,7 @@ describe("login throttling", () => {
     assert.match(formAttacker.headers.get("location") ?? "", /^\/login\?error=throttled&wait=\d+$/);
     const formPerson = await formLoginFrom("203.0.113.51", "victim@example.com", TEST_PASSWORD);
     assert.equal(formPerson.status, 303);
-    assert.equal(formPerson.headers.get("location"), "/organizations/default/issues");
+    assert.equal(formPerson.headers.get("location"), "/organizations/default");
   });
 
   it("brute force from one address is still throttled, with the wait named", { timeout: 60_000 }, async () => {

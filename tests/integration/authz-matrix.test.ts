@@ -98,7 +98,7 @@ const PRINCIPALS: Principal[] = [
 ];
 
 interface RouteCase {
-  success: 200 | 201 | 204;
+  success: 200 | 201 | 202 | 204;
   /** The path's ids are of alpha's project (an issue, event, trace or the project itself): hidden from other teams. */
   alphaBound: boolean;
   params(f: AuthzFixture, principal: Principal): Promise<Record<string, string>> | Record<string, string>;
@@ -165,6 +165,16 @@ const pick = (body: unknown, keys: string[]) => Object.fromEntries(keys.map((key
 const versions = (body: unknown) => (body as { version: string }[]).map((release) => release.version);
 const sha1Of = (text: string) => createHash("sha1").update(text).digest("hex");
 
+/** A monitor of alpha's project for the routes that name one; a fresh one per call for DELETE. */
+const alphaMonitor = async (fresh = false): Promise<Record<string, string>> => {
+  const slug = fresh ? `matrix-delete-${++serial}` : "matrix-monitor";
+  const existing = await request(server, fixture.ownerToken, "GET", `/api/0/organizations/default/monitors/${slug}/`);
+  if (existing.status !== 200) {
+    const answer = await request(server, fixture.ownerToken, "POST", "/api/0/organizations/default/monitors/", { project: "alpha-app", name: slug, slug, config: { schedule_type: "crontab", schedule: "0 * * * *" } });
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  }
+  return { org: "default", monitorSlug: slug };
+};
 const CASES: Record<RouteKey, RouteCase> = {
   "GET /api/0/": {
     success: 200, alphaBound: false, params: () => ({}),
@@ -424,9 +434,80 @@ const CASES: Record<RouteKey, RouteCase> = {
     success: 204, alphaBound: true, params: () => ({ org: "default", project: "alpha-app", filterId: "web-crawlers" }), body: () => ({ active: false }),
     check: (answer) => assert.equal(answer.body, null),
   },
+  // Quotas and spike protection (issue 33 item 4).
+  "GET /api/0/projects/{org}/{project}/quotas/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    check: (answer) => assert.ok(Array.isArray((answer.body as { quotas: unknown[] }).quotas)),
+  },
+  "PUT /api/0/projects/{org}/{project}/quotas/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }), body: (n) => ({ quotas: [{ category: "error", window: "day", limit: 1_000_000 + n }] }),
+    check: (answer) => assert.ok((answer.body as { quotas: { limit: number }[] }).quotas[0]!.limit > 1_000_000),
+  },
+  "GET /api/0/organizations/{org}/quotas/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) => assert.ok(Array.isArray((answer.body as { quotas: unknown[] }).quotas)),
+  },
+  "PUT /api/0/organizations/{org}/quotas/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }), body: (n) => ({ quotas: [{ category: "span", window: "month", limit: 1_000_000_000 + n }] }),
+    check: (answer) => assert.ok((answer.body as { quotas: { limit: number }[] }).quotas[0]!.limit > 1_000_000_000),
+  },
+  "POST /api/0/organizations/{org}/spike-protections/": {
+    success: 201, alphaBound: false, params: () => ({ org: "default" }), body: () => ({ projects: ["$all"] }),
+    check: (answer) => assert.equal(answer.body, null),
+  },
+  "DELETE /api/0/organizations/{org}/spike-protections/": {
+    success: 204, alphaBound: false, params: () => ({ org: "default" }), body: () => ({ projects: ["$all"] }),
+    check: (answer) => assert.equal(answer.body, null),
+  },
   "POST /api/0/teams/{org}/{team}/projects/": {
     success: 201, alphaBound: false, params: () => ({ org: "default", team: "alpha" }), body: (n) => ({ name: `Matrix ${n}`, slug: `matrix-${n}` }),
     check: (answer) => assert.match((answer.body as { slug: string }).slug, /^matrix-\d+$/),
+  },
+  // Cron monitors and user feedback.
+  "GET /api/0/organizations/{org}/monitors/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer, principal) => {
+      const monitors = answer.body as { project: { slug: string } }[];
+      assert.ok(monitors.every((monitor) => principal.visible.includes(monitor.project.slug)));
+    },
+  },
+  "POST /api/0/organizations/{org}/monitors/": {
+    success: 201, alphaBound: true, params: () => ({ org: "default" }),
+    body: (n) => ({ project: "alpha-app", name: `Matrix monitor ${n}`, config: { schedule_type: "interval", schedule: [2, "hour"], checkin_margin: 5 } }),
+    check: (answer) => {
+      const monitor = answer.body as { slug: string; config: { schedule: unknown; checkin_margin: number }; project: { slug: string } };
+      assert.ok(monitor.slug.startsWith("matrix-monitor-"));
+      assert.deepStrictEqual([monitor.config.schedule, monitor.config.checkin_margin, monitor.project.slug], [[2, "hour"], 5, "alpha-app"]);
+    },
+  },
+  "GET /api/0/organizations/{org}/monitors/{monitorSlug}/": {
+    success: 200, alphaBound: true, params: () => alphaMonitor(),
+    check: (answer) => assert.equal((answer.body as { slug: string }).slug, "matrix-monitor"),
+  },
+  "PUT /api/0/organizations/{org}/monitors/{monitorSlug}/": {
+    success: 200, alphaBound: true, params: () => alphaMonitor(), body: (n) => ({ name: `Matrix ${n}` }),
+    check: (answer) => assert.ok((answer.body as { name: string }).name.startsWith("Matrix ")),
+  },
+  "DELETE /api/0/organizations/{org}/monitors/{monitorSlug}/": {
+    success: 202, alphaBound: true, params: () => alphaMonitor(true),
+    check: (answer) => assert.equal(answer.body, null),
+  },
+  "GET /api/0/organizations/{org}/monitors/{monitorSlug}/checkins/": {
+    success: 200, alphaBound: true, params: () => alphaMonitor(),
+    check: (answer) => assert.deepStrictEqual(answer.body, []),
+  },
+  "GET /api/0/projects/{org}/{project}/user-feedback/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    check: (answer) => assert.ok(Array.isArray(answer.body)),
+  },
+  "POST /api/0/projects/{org}/{project}/user-feedback/": {
+    success: 200, alphaBound: true, params: () => ({ org: "default", project: "alpha-app" }),
+    body: (n) => ({ event_id: n.toString(16).padStart(32, "0"), name: "Matrix", email: "matrix@example.com", comments: `report ${n}` }),
+    check: (answer) => {
+      const report = answer.body as { comments: string; email: string };
+      assert.ok(report.comments.startsWith("report "));
+      assert.equal(report.email, "matrix@example.com");
+    },
   },
   "GET /api/0/api-tokens/": {
     success: 200, alphaBound: false, params: () => ({}),

@@ -5,6 +5,7 @@
  * the other at once (key-cache invalidation by LISTEN/NOTIFY, docs/adr/0002-scale-out-on-postgresql.md).
  */
 import assert from "node:assert/strict";
+import pg from "pg";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { readdressedEnvelope } from "../helpers/fixtures";
@@ -38,8 +39,8 @@ if (await postgresForTests("multi-process on PostgreSQL")) {
       // Started together: both find an empty database and race to create the defaults. Only one is
       // given the owner to bootstrap: two racing to create it make the loser exit (see server.ts).
       [a, b] = await Promise.all([
-        startServer({ DATABASE_URL: schema.url }),
-        startServer({ DATABASE_URL: schema.url }, { bootstrapOwner: false }),
+        startServer({ DATABASE_URL: schema.url, MONITOR_DETECTION_INTERVAL_MS: "100" }),
+        startServer({ DATABASE_URL: schema.url, MONITOR_DETECTION_INTERVAL_MS: "100" }, { bootstrapOwner: false }),
       ]);
     });
     after(async () => {
@@ -91,6 +92,40 @@ if (await postgresForTests("multi-process on PostgreSQL")) {
       const key = ((await response.json()) as { public: string }).public;
       assert.equal(await post(b, key, readdressedEnvelope("node-message", { publicKey: key }).body), 200);
       assert.equal(await post(b, "f".repeat(32), readdressedEnvelope("node-message", { publicKey: "f".repeat(32) }).body), 403);
+    });
+
+    // Cron monitors: both processes run the detection job every 100 ms on the same rows.
+    it("record a missed run and a timed-out run once between them", async () => {
+      const created = await a.api("/api/0/organizations/default/monitors/", {
+        method: "POST",
+        body: JSON.stringify({ project: "default", name: "mp-audit", config: { schedule: "0 0 1 1 *", failure_issue_threshold: 1 } }),
+      });
+      assert.equal(created.status, 201);
+      const guid = randomUUID().replaceAll("-", "");
+      const envelope = [{}, { type: "check_in" }, { check_in_id: guid, monitor_slug: "mp-backup", status: "in_progress", monitor_config: { schedule: { type: "crontab", value: "0 0 1 1 *" } } }];
+      assert.equal(await post(b, b.publicKey, Buffer.from(envelope.map((line) => JSON.stringify(line)).join("\n"))), 200);
+      // Both deadlines now lie in the past.
+      const expected = Math.floor((Date.now() - 10 * 60_000) / 60_000) * 60_000;
+      const client = new pg.Client({ connectionString: schema.url });
+      await client.connect();
+      try {
+        await client.query("UPDATE monitors SET next_checkin = $1, next_checkin_latest = $2 WHERE slug = 'mp-audit'", [expected, expected + 60_000]);
+        assert.equal((await client.query("UPDATE monitor_checkins SET timeout_at = $1 WHERE guid = $2", [Date.now() - 1_000, guid])).rowCount, 1);
+      } finally {
+        await client.end();
+      }
+      const statuses = async (slug: string) =>
+        ((await (await a.api(`/api/0/organizations/default/monitors/${slug}/checkins/`)).json()) as { status: string }[]).map((run) => run.status);
+      const deadline = Date.now() + 15_000;
+      while ((!(await statuses("mp-audit")).includes("missed") || !(await statuses("mp-backup")).includes("timeout")) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Ten more passes of each process.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      assert.deepEqual(await statuses("mp-audit"), ["missed"]);
+      assert.deepEqual(await statuses("mp-backup"), ["timeout"]);
+      const issues = await getJson<{ count: string; title: string }[]>(b, `/api/0/projects/default/default/issues/?query=${encodeURIComponent("monitor.slug:mp-audit")}`);
+      assert.deepEqual(issues.body.map((issue) => [issue.title, issue.count]), [["Cron failure: mp-audit", "1"]]);
     });
   });
 }

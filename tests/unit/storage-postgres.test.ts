@@ -3,12 +3,14 @@ import { describe, it } from "node:test";
 import pg from "pg";
 import { accountsContract } from "../contract/accounts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
+import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
 import { releaseContract } from "../contract/release-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
 import { telemetryContract } from "../contract/telemetry-suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
+import { monitorContract } from "../contract/monitor-suite";
 import { createPostgresStorage } from "../../src/storage/postgres";
 import { PARTITIONED_TABLES } from "../../src/storage/postgres/partitions";
 import type { Storage } from "../../src/storage/types";
@@ -39,7 +41,10 @@ if (await postgresForTests("storage contract: postgres")) {
   accountsContract("postgres", postgres);
   releaseContract("postgres", postgres);
   keyControlsContract("postgres", postgres);
+  quotasContract("postgres", postgres);
   privacyContract("postgres", postgres);
+  // A second storage on the same schema stands for a second process.
+  monitorContract("postgres", postgres, { second: (storage) => createPostgresStorage({ url: schemas.get(storage)!.url, poolSize: 2 }) });
 }
 
 if (await postgresForTests("postgres engine specifics")) {

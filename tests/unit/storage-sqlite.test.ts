@@ -8,12 +8,14 @@ import { eventItem } from "../../src/items/event";
 import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { accountsContract } from "../contract/accounts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
+import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
 import { releaseContract } from "../contract/release-suite";
 import { storageContract, type EngineFactory } from "../contract/suite";
 import { retentionContract } from "../contract/retention-suite";
 import { spanContract } from "../contract/span-suite";
 import { telemetryContract } from "../contract/telemetry-suite";
+import { monitorContract } from "../contract/monitor-suite";
 import { createSqliteStorage, SQLITE_FILE_NAME } from "../../src/storage/sqlite";
 import type { SqliteTopology } from "../../src/config";
 import type { Storage } from "../../src/storage/types";
@@ -43,10 +45,12 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   storageContract(name, sqlite(commitThread));
   telemetryContract(name, sqlite(commitThread));
   spanContract(name, sqlite(commitThread));
+  monitorContract(name, sqlite(commitThread));
   retentionContract(name, sqlite(commitThread));
   accountsContract(name, sqlite(commitThread));
   releaseContract(name, sqlite(commitThread));
   keyControlsContract(name, sqlite(commitThread));
+  quotasContract(name, sqlite(commitThread));
   privacyContract(name, sqlite(commitThread));
 }
 // Every commit merges its events into issue_events (issue-events.ts); above, none does within a test.

@@ -28,7 +28,7 @@ export async function POST(request: Request): Promise<Response> {
     let target = next;
     if (!target) {
       const [first] = await organizationsOf(storage, started.user);
-      target = first ? `/organizations/${first.slug}/issues` : "/";
+      target = first ? `/organizations/${first.slug}` : "/";
     }
     return seeOther(target, cookies);
   } catch (error) {

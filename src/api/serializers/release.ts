@@ -1,5 +1,6 @@
 /** Sentry's release, deploy, commit and repository shapes, as sentry-cli and Sentry's API docs read them. */
 import type { ArtifactBundle, Deploy, ReleaseCommit, ReleaseFile, Repository } from "../../model";
+import { healthKey, type ApiHealth } from "../../services/releases/health";
 import type { ReleaseDetail, ReleaseSummary } from "../../services/releases/releases";
 import { isoDate } from "./common";
 
@@ -26,7 +27,31 @@ export function serializeCommit(commit: ReleaseCommit) {
   };
 }
 
-export function serializeRelease(summary: ReleaseSummary | ReleaseDetail) {
+/** Sentry's `healthData` of one project's release (`health=1`): summary-period rates, last-24h adoption. */
+export function serializeHealthData(health: ApiHealth) {
+  const { summary, day, projectDay } = health;
+  return {
+    durationP50: summary?.durationP50 ?? null,
+    durationP90: summary?.durationP90 ?? null,
+    crashFreeUsers: summary?.crashFreeUsers ?? null,
+    crashFreeSessions: summary?.crashFreeSessions ?? null,
+    sessionsCrashed: summary?.sessionsCrashed ?? 0,
+    sessionsErrored: summary?.sessionsErrored ?? 0,
+    totalUsers: summary?.users ?? 0,
+    totalUsers24h: day?.users ?? 0,
+    totalProjectUsers24h: projectDay.users,
+    totalSessions: summary?.sessions ?? 0,
+    totalSessions24h: day?.sessions ?? 0,
+    totalProjectSessions24h: projectDay.sessions,
+    adoption: day?.adoption ?? null,
+    sessionsAdoption: day?.sessionsAdoption ?? null,
+    stats: health.stats,
+    hasHealthData: (summary?.sessions ?? 0) > 0,
+  };
+}
+
+/** `health`: per project and release (healthKey) when the request asked for `health=1`. */
+export function serializeRelease(summary: ReleaseSummary | ReleaseDetail, health?: Map<string, ApiHealth>) {
   const { release } = summary;
   const commitCount = "commits" in summary ? summary.commits.length : summary.lastCommit ? null : 0;
   return {
@@ -49,7 +74,13 @@ export function serializeRelease(summary: ReleaseSummary | ReleaseDetail) {
     authors: [],
     owner: null,
     data: {},
-    projects: summary.projects.map((project) => ({ id: Number(project.id), slug: project.slug, name: project.name, platform: project.platform, platforms: project.platform ? [project.platform] : [], newGroups: 0 })),
+    projects: summary.projects.map((project) => {
+      const entry = health?.get(healthKey(project.id, summary.version));
+      return {
+        id: Number(project.id), slug: project.slug, name: project.name, platform: project.platform, platforms: project.platform ? [project.platform] : [], newGroups: 0,
+        ...(entry ? { hasHealthData: (entry.summary?.sessions ?? 0) > 0, healthData: serializeHealthData(entry) } : {}),
+      };
+    }),
   };
 }
 

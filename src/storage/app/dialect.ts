@@ -37,7 +37,7 @@ export interface AppDialect {
    * it: SQLite, this process's listeners (one process owns the file); PostgreSQL, every process's,
    * by NOTIFY in the same transaction (delivered on commit, see postgres/listen.ts).
    */
-  announcingKeys<T>(kind: "project" | "key" | "privacy", write: (q: AppQueries) => Promise<T>): Promise<T>;
+  announcingKeys<T>(kind: "project" | "key" | "privacy" | "quota", write: (q: AppQueries) => Promise<T>): Promise<T>;
   /**
    * Runs several statements all or none (a release with its projects, a bundle with its files).
    * SQLite: compiled by Kysely, then run synchronously in one better-sqlite3 transaction, so no

@@ -4,7 +4,7 @@
  * telemetry, ingest and retention stay hand-written per engine.
  */
 import type { AccountStore } from "../accounts-types";
-import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, ReleaseRepo, SavedSearchRepo } from "../types";
+import type { ArtifactStore, OrganizationRepo, PrivacyRepo, ProjectKeyRepo, ProjectOptionsRepo, ProjectRepo, QuotaRepo, ReleaseRepo, SavedSearchRepo } from "../types";
 import { appSavedSearches } from "./saved-searches";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
@@ -19,10 +19,15 @@ import { appOrganizations } from "./organizations";
 import { appProjectOptions } from "./project-options";
 import { appPrivacy } from "./privacy";
 import { appProjects } from "./projects";
+import { appQuotas } from "./quotas";
 import { appReleases } from "./releases";
 import { appTeams } from "./teams";
 import { appApiTokens } from "./tokens";
 import { appUsers } from "./users";
+// Cron monitors and user feedback.
+import { appFeedback } from "./feedback";
+import { appMonitors } from "./monitors";
+import type { FeedbackRepo, MonitorRepo } from "../monitor-types";
 
 export interface AppData {
   organizations: OrganizationRepo;
@@ -30,11 +35,16 @@ export interface AppData {
   keys: ProjectKeyRepo;
   projectOptions: ProjectOptionsRepo;
   privacy: PrivacyRepo;
+  /** Quotas (issue 33 item 4). */
+  quotas: QuotaRepo;
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
   // Issue search (issue 35).
   savedSearches: SavedSearchRepo;
+  // Cron monitors and user feedback.
+  monitors: MonitorRepo;
+  feedback: FeedbackRepo;
 }
 
 /** `blobs`: where the engine keeps artifact bytes (blobs.ts). */
@@ -42,6 +52,9 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
   return {
     releases: appReleases(dialect),
     artifacts: appArtifacts(dialect, blobs),
+    // Cron monitors and user feedback.
+    monitors: appMonitors(dialect),
+    feedback: appFeedback(dialect),
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),
@@ -49,6 +62,7 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     privacy: appPrivacy(dialect),
     // Issue search (issue 35).
     savedSearches: appSavedSearches(dialect),
+    quotas: appQuotas(dialect),
     accounts: {
       users: appUsers(dialect),
       loginSessions: appLoginSessions(dialect),

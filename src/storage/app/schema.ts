@@ -53,6 +53,16 @@ export interface KeyRateCountsTable {
   count: number;
 }
 
+// Quotas (issue 33 item 4): migrations sqlite/0012, postgres/0007.
+/** One quota; project_id 0: the organisation's. */
+export interface QuotasTable {
+  organization_id: number;
+  project_id: number;
+  category: string;
+  time_window: string;
+  quota_limit: number;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   /** Lower-cased before it gets here. */
@@ -311,6 +321,70 @@ export interface SavedSearchesTable {
   date_created: number;
 }
 
+// Cron monitors and user feedback (migrations sqlite/0019, postgres/0014).
+export interface MonitorsTable {
+  id: Generated<number>;
+  organization_id: number;
+  project_id: number;
+  slug: string;
+  name: string;
+  status: Generated<string>;
+  schedule_type: string;
+  schedule: string;
+  schedule_unit: string | null;
+  checkin_margin: number | null;
+  max_runtime: number | null;
+  timezone: string | null;
+  failure_issue_threshold: number | null;
+  recovery_threshold: number | null;
+  date_created: number;
+  next_checkin: number | null;
+  next_checkin_latest: number | null;
+  last_checkin: number | null;
+  last_status: string | null;
+  last_environment: string | null;
+  health: Generated<string>;
+  consecutive_failures: Generated<number>;
+  consecutive_oks: Generated<number>;
+  incident_issue_id: number | null;
+}
+
+export interface MonitorCheckinsTable {
+  id: Generated<number>;
+  monitor_id: number;
+  project_id: number;
+  guid: string;
+  status: string;
+  duration: number | null;
+  environment: string | null;
+  release: string | null;
+  trace_id: string | null;
+  date_added: number;
+  date_updated: number;
+  expected_time: number | null;
+  timeout_at: number | null;
+}
+
+export interface UserFeedbackTable {
+  id: Generated<number>;
+  project_id: number;
+  feedback_id: string;
+  kind: string;
+  name: string | null;
+  email: string | null;
+  message: string;
+  url: string | null;
+  associated_event_id: string | null;
+  issue_id: number | null;
+  replay_id: string | null;
+  trace_id: string | null;
+  environment: string | null;
+  release: string | null;
+  source: string | null;
+  payload: string;
+  date_created: number;
+}
+
 export interface AppDatabase {
   organization_privacy: OrganizationPrivacyTable;
   project_privacy: ProjectPrivacyTable;
@@ -319,6 +393,8 @@ export interface AppDatabase {
   project_keys: ProjectKeysTable;
   project_options: ProjectOptionsTable;
   key_rate_counts: KeyRateCountsTable;
+  // Quotas (issue 33 item 4).
+  quotas: QuotasTable;
   users: UsersTable;
   login_sessions: LoginSessionsTable;
   api_tokens: ApiTokensTable;
@@ -346,4 +422,8 @@ export interface AppDatabase {
   issue_activity: IssueActivityTable;
   // Issue search (migrations sqlite/0014, postgres/0009): saved searches.
   saved_searches: SavedSearchesTable;
+  // Cron monitors and user feedback.
+  monitors: MonitorsTable;
+  monitor_checkins: MonitorCheckinsTable;
+  user_feedback: UserFeedbackTable;
 }

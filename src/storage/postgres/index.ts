@@ -1,5 +1,6 @@
 import { appData } from "../app";
 import { sqlKeyRates } from "../app/key-rates";
+import { postgresQuotaCounter } from "./quota-counts";
 import { tableBlobStore } from "../app/blobs";
 import { postgresDialect } from "../app/dialect";
 import type { Storage } from "../types";
@@ -35,6 +36,9 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     privacy: app.privacy,
     // Issue search (issue 35).
     savedSearches: app.savedSearches,
+    // Quotas (issue 33 item 4).
+    quotas: app.quotas,
+    quotaCounts: postgresQuotaCounter(db),
     issues: postgresIssues(db),
     events: postgresEvents(db),
     // Up to 3 batches in flight, never more than half the pool: the UI and API keep connections.
@@ -48,6 +52,9 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     releases: app.releases,
     releaseActivity: postgresReleaseActivity(db),
     artifacts: app.artifacts,
+    // Cron monitors and user feedback.
+    monitors: app.monitors,
+    feedback: app.feedback,
     onKeysChanged: (listener) => keyChanges.subscribe(listener),
     async ping() {
       await db.query("SELECT 1");

@@ -60,5 +60,24 @@ export function postgresSessions(db: PgDb): SessionRepo {
       if (query.projectIds.length === 0) return [];
       return [...(await rows(query, false)), ...(await rows(query, true))];
     },
+    async durations(query) {
+      if (query.projectIds.length === 0) return [];
+      const params: Param[] = [];
+      const p = (value: Param) => `$${params.push(value)}`;
+      const where = [
+        `project_id = ANY(${p(idsOf(query.projectIds))}::bigint[])`, `started >= ${p(query.start)}`, `started < ${p(query.end)}`,
+        "init", "status = 'exited'", "duration IS NOT NULL",
+      ];
+      if (query.releases) where.push(`release = ANY(${p(query.releases)}::text[])`);
+      if (query.environments) where.push(`environment = ANY(${p(query.environments)}::text[])`);
+      const found = await db.query<{ project_id: string; release: string; sessions: string; p50: number; p90: number }>(
+        `SELECT project_id, release, COUNT(*) AS sessions,
+                percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS p50,
+                percentile_cont(0.9) WITHIN GROUP (ORDER BY duration) AS p90
+         FROM session_states WHERE ${where.join(" AND ")} GROUP BY project_id, release ORDER BY project_id, release COLLATE "C"`,
+        params,
+      );
+      return found.map((row) => ({ project: String(row.project_id), release: row.release, sessions: Number(row.sessions), p50: Number(row.p50), p90: Number(row.p90) }));
+    },
   };
 }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { memoryQuotaCounter } from "../app/quotas";
 import { memoryKeyRates } from "../app/key-rates";
 import { appData } from "../app";
 import { fileBlobStore } from "../app/blobs";
@@ -56,6 +57,9 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     privacy: app.privacy,
     // Issue search (issue 35).
     savedSearches: app.savedSearches,
+    // Quotas (issue 33 item 4).
+    quotas: app.quotas,
+    quotaCounts: memoryQuotaCounter(),
     issues: sqliteIssues(db),
     events: sqliteEvents(db),
     ingest: commitThread ?? sqliteIngest(db, { mergeEveryMs: options.issueEventsMergeMs }),
@@ -68,6 +72,9 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     releases: app.releases,
     releaseActivity: sqliteReleaseActivity(db),
     artifacts: app.artifacts,
+    // Cron monitors and user feedback.
+    monitors: app.monitors,
+    feedback: app.feedback,
     onKeysChanged(listener) {
       keyListeners.add(listener);
       return () => keyListeners.delete(listener);

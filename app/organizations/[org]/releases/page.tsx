@@ -2,11 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AppShell, releaseHref, releasesHref } from "@/components/app-shell";
 import { requestNow } from "@/components/request-now";
+import { AdoptionBar, CrashFree } from "@/components/releases/health-bits";
 import { LastDeploy, ReleaseStatusPill } from "@/components/releases/release-bits";
 import { SentryCliGuide } from "@/components/releases/sentry-cli-guide";
 import { firstValues, hrefWith, type RawSearchParams } from "@/components/search-params";
 import { buttonClass, Card, EmptyState, inputClass, RelativeTime } from "@/components/ui";
+import { FilterBar } from "@/components/ui/filter-bar";
+import { parseTimeRange, timeRangeParams } from "@/components/ui/time-range";
+import { TimeRangePicker } from "@/components/ui/time-range-picker";
 import { getRuntime } from "@/src/runtime";
+import { healthEnvironments, hourWindow, releaseHealth, type HealthFigures } from "@/src/services/releases/health";
 import { listReleases, type ReleaseSummary } from "@/src/services/releases/releases";
 import { requireWorkspace } from "@/app/_lib/session";
 import type { Project } from "@/src/model";
@@ -19,11 +24,17 @@ export const metadata: Metadata = { title: "Releases" };
 const FETCH = 1000;
 const PAGE = 100;
 
+type Row = ReleaseSummary & { health: HealthFigures | null };
+
+// Health columns (issue 37) sort too; a release without sessions in the range sorts last.
 const SORTS = {
-  date: { label: "Created", key: (release: ReleaseSummary) => release.dateCreated },
-  released: { label: "Finalized", key: (release: ReleaseSummary) => release.dateReleased ?? -1 },
-  deployed: { label: "Last deploy", key: (release: ReleaseSummary) => release.lastDeploy?.dateFinished ?? -1 },
-  new_issues: { label: "New issues", key: (release: ReleaseSummary) => release.newIssues },
+  date: { label: "Created", key: (release: Row) => release.dateCreated },
+  adoption: { label: "Adoption", key: (release: Row) => release.health?.sessionsAdoption ?? -1 },
+  crash_free_sessions: { label: "Crash-free sessions", key: (release: Row) => release.health?.crashFreeSessions ?? -1 },
+  crash_free_users: { label: "Crash-free users", key: (release: Row) => release.health?.crashFreeUsers ?? -1 },
+  released: { label: "Finalized", key: (release: Row) => release.dateReleased ?? -1 },
+  deployed: { label: "Last deploy", key: (release: Row) => release.lastDeploy?.dateFinished ?? -1 },
+  new_issues: { label: "New issues", key: (release: Row) => release.newIssues },
 } as const;
 type Sort = keyof typeof SORTS;
 const isSort = (value: string | undefined): value is Sort => value !== undefined && Object.hasOwn(SORTS, value);
@@ -66,11 +77,21 @@ async function ProjectReleases({
   const now = requestNow();
   const sort: Sort = isSort(search.sort) ? search.sort : "date";
   const query = search.query?.trim().slice(0, 200) || undefined;
-  const all = await listReleases(storage, access, { project, query, limit: FETCH });
+  const parsed = parseTimeRange(search, now);
+  const rangeParams = parsed.ok ? timeRangeParams(parsed.range) : {};
+  const window = hourWindow(parsed.ok ? parsed.start : now - 86_400_000, parsed.ok ? parsed.end : now);
+  const environment = search.environment?.slice(0, 64) || undefined;
+  const [all, health, environments] = await Promise.all([
+    listReleases(storage, access, { project, query, limit: FETCH }),
+    releaseHealth(storage, [project.id], { ...window, ...(environment ? { environments: [environment] } : {}) }, { perProject: false }),
+    healthEnvironments(storage, [project.id], window),
+  ]);
+  const rows: Row[] = all.map((release) => ({ ...release, health: health.get(release.version) ?? null }));
   const key = SORTS[sort].key;
-  const releases = [...all].sort((a, b) => key(b) - key(a) || b.dateCreated - a.dateCreated).slice(0, PAGE);
+  const releases = rows.sort((a, b) => key(b) - key(a) || b.dateCreated - a.dateCreated).slice(0, PAGE);
   const base = `/organizations/${organizationSlug}/releases`;
-  const sortHref = (value: Sort) => hrefWith(base, { project: project.id, query, sort: value === "date" ? undefined : value });
+  const keep = { project: project.id, query, environment, ...rangeParams };
+  const sortHref = (value: Sort) => hrefWith(base, { ...keep, sort: value === "date" ? undefined : value });
 
   return (
     <div className="space-y-4">
@@ -87,8 +108,21 @@ async function ProjectReleases({
         </Card>
       ) : (
         <>
+          <FilterBar
+            path={base}
+            keep={{ ...keep, sort: sort === "date" ? undefined : sort }}
+            selects={[{
+              name: "environment", label: "Environment", value: environment ?? "",
+              options: [{ value: "", label: "All environments" }, ...[...new Set([...environments, ...(environment ? [environment] : [])])].map((value) => ({ value, label: value }))],
+            }]}
+          >
+            <TimeRangePicker path={base} keep={{ project: project.id, query, environment, sort: sort === "date" ? undefined : sort }} range={parsed.ok ? parsed.range : null} now={now} />
+          </FilterBar>
+          {!parsed.ok ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{parsed.message} Showing the last 24 hours.</p> : null}
           <form action={base} className="flex flex-wrap items-center gap-2" role="search">
             <input type="hidden" name="project" value={project.id} />
+            {environment ? <input type="hidden" name="environment" value={environment} /> : null}
+            {Object.entries(rangeParams).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
             {sort !== "date" ? <input type="hidden" name="sort" value={sort} /> : null}
             <label htmlFor="release-query" className="sr-only">
               Search releases by version
@@ -99,7 +133,7 @@ async function ProjectReleases({
             </button>
           </form>
           <Card className="overflow-x-auto">
-            <table className="w-full min-w-[44rem] text-sm" data-testid="releases-table">
+            <table className="w-full min-w-[64rem] text-sm" data-testid="releases-table">
               <thead className="border-b border-line bg-surface-2 text-left text-xs font-semibold tracking-wide text-muted uppercase">
                 <tr>
                   <th scope="col" className="px-4 py-2">
@@ -125,6 +159,15 @@ async function ProjectReleases({
                     </td>
                     <td className="px-4 py-2.5 text-muted">
                       <RelativeTime ms={release.dateCreated} now={now} />
+                    </td>
+                    <td className="px-4 py-2.5">
+                      {release.health ? <AdoptionBar sessions={release.health.sessionsAdoption} users={release.health.adoption} /> : <span className="text-subtle">no sessions</span>}
+                    </td>
+                    <td className="px-4 py-2.5" data-sessions={release.health?.sessions ?? 0}>
+                      <CrashFree value={release.health?.crashFreeSessions ?? null} testId="release-crash-free-sessions" />
+                    </td>
+                    <td className="px-4 py-2.5" data-users={release.health?.users ?? 0}>
+                      <CrashFree value={release.health?.crashFreeUsers ?? null} testId="release-crash-free-users" />
                     </td>
                     <td className="px-4 py-2.5 text-muted" data-testid="release-finalized">
                       {release.dateReleased !== null ? <RelativeTime ms={release.dateReleased} now={now} /> : <ReleaseStatusPill summary={release} />}

@@ -8,6 +8,9 @@ import { getRuntime } from "@/src/runtime";
 import { loadIssue, loadIssueEvent } from "@/src/services/ui/issue-event";
 import { currentPrincipal, requireWorkspace, safeNextPath } from "@/app/_lib/session";
 import { accessToOrganization, hasScope, type Access } from "@/src/services/accounts/access";
+// User feedback on the issue's events.
+import { IssueFeedback } from "@/components/feedback/issue-feedback";
+import { feedbackForIssue } from "@/src/services/feedback/feedback";
 
 /** Shared by the issue page (latest event) and the page of one of its events. */
 export async function IssueEventPage({ org, issueId, eventId }: { org: string; issueId: string; eventId?: string }) {
@@ -20,9 +23,11 @@ export async function IssueEventPage({ org, issueId, eventId }: { org: string; i
   });
   const now = requestNow();
   const slug = workspace.organization.slug;
+  const feedback = await feedbackForIssue(storage, view.issue);
   return (
     <AppShell workspace={workspace} active="issues" projectHref={(p) => issuesHref(slug, p)}>
       <IssueFrame organizationSlug={slug} issue={view.issue} project={view.project} tab="details" now={now} canWrite={canChangeIssues(base.access)}>
+        <IssueFeedback items={feedback} organizationSlug={slug} now={now} />
         <EventView view={view} organizationSlug={slug} now={now} />
       </IssueFrame>
     </AppShell>

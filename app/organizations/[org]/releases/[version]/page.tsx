@@ -1,15 +1,21 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { AppShell, releasesHref } from "@/components/app-shell";
+import { AppShell, releaseHref, releasesHref } from "@/components/app-shell";
 import { orNotFound } from "@/components/app-error";
 import { formatAbsolute } from "@/components/format";
 import { IssueRow } from "@/components/issues/issue-row";
 import { BundleList, ReleaseFileTable } from "@/components/releases/artifact-list";
+import { ReleaseHealth } from "@/components/releases/release-health";
 import { LastDeploy, ReleaseStatusPill } from "@/components/releases/release-bits";
 import { requestNow } from "@/components/request-now";
 import { decodedSegment, firstValues, hrefWith, type RawSearchParams } from "@/components/search-params";
 import { Card, EmptyState, Pill, RelativeTime, Section } from "@/components/ui";
+import { FilterBar } from "@/components/ui/filter-bar";
+import { intervalFor, parseTimeRange, timeRangeParams } from "@/components/ui/time-range";
+import { TimeRangePicker } from "@/components/ui/time-range-picker";
+import { hourWindow } from "@/src/services/releases/health";
+import { releaseHealthView } from "@/src/services/releases/release-health-page";
 import { requireWorkspace } from "@/app/_lib/session";
 import { getRuntime } from "@/src/runtime";
 import { issuesFirstSeenIn, releaseArtifacts, releaseForPage } from "@/src/services/releases/release-page";
@@ -37,23 +43,50 @@ export default async function ReleasePage({ params, searchParams }: Props) {
   // The header shows the project the person came from when the release is one of its own.
   const headerProject = release.projects.find((project) => project.id === workspace.project?.id) ?? release.projects[0] ?? workspace.project;
   const now = requestNow();
-  const [firstSeen, artifacts] = await Promise.all([
+  // Health (issue 37) in the URL's time range (default 24 h) and environment.
+  const parsed = parseTimeRange(search, now);
+  const rangeParams = parsed.ok ? timeRangeParams(parsed.range) : {};
+  const window = hourWindow(parsed.ok ? parsed.start : now - 86_400_000, parsed.ok ? parsed.end : now);
+  const interval = intervalFor(window.end - window.start);
+  const environment = search.environment?.slice(0, 64) || undefined;
+  const [firstSeen, artifacts, health] = await Promise.all([
     issuesFirstSeenIn(storage, release.projects, release.version, { limit: ISSUE_LIMIT, now }),
     releaseArtifacts(storage, release.projects, release.version),
+    releaseHealthView(storage, workspace.access, release, { start: Math.floor(window.start / interval) * interval, end: window.end, interval, environment, now }),
   ]);
+  const keep = { project: search.project, environment, ...rangeParams };
+  const environments = [...new Set([...health.environments, ...(environment ? [environment] : [])])];
 
   return (
     <AppShell workspace={{ ...workspace, project: headerProject }} active="releases" projectHref={(p) => releasesHref(slug, p)}>
       <div className="space-y-8">
         <ReleaseHeader release={release} backHref={releasesHref(slug, headerProject)} now={now} />
 
-        {/* Figures of the release; health figures (crash-free sessions, adoption) join this grid later. */}
+        {/* Figures of the release; its health follows in its own section. */}
         <div className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="release-figures">
           <Figure label="New issues" value={release.newIssues} />
           <Figure label="Commits" value={release.commits.length} />
           <Figure label="Deploys" value={release.deploys.length} />
           <Figure label="Last deploy" value={<LastDeploy deploy={release.lastDeploy} now={now} />} />
         </div>
+
+        <Section title="Health" id="health">
+          <div className="mb-3">
+            <FilterBar
+              path={path}
+              keep={keep}
+              selects={[{ name: "environment", label: "Environment", value: environment ?? "", options: [{ value: "", label: "All environments" }, ...environments.map((value) => ({ value, label: value }))] }]}
+            >
+              <TimeRangePicker path={path} keep={{ project: search.project, environment }} range={parsed.ok ? parsed.range : null} now={now} />
+            </FilterBar>
+            {!parsed.ok ? <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">{parsed.message} Showing the last 24 hours.</p> : null}
+          </div>
+          <ReleaseHealth
+            view={health}
+            newIssues={release.newIssues}
+            previousHref={health.previous ? hrefWith(releaseHref(slug, health.previous.summary.version), { ...keep }) : null}
+          />
+        </Section>
 
         <div className="grid gap-8 xl:grid-cols-2">
           <Section title="Issues first seen in this release" id="issues">
@@ -71,6 +104,21 @@ export default async function ReleasePage({ params, searchParams }: Props) {
               )}
             </Card>
             {firstSeen.more ? <p className="mt-2 text-xs text-subtle">The {ISSUE_LIMIT} newest are shown.</p> : null}
+          </Section>
+          <Section title="Regressions in this release" id="regressions">
+            <Card className="overflow-hidden">
+              {health.regressions.length > 0 ? (
+                <ul aria-label="Regressions in this release" data-testid="regressions">
+                  {health.regressions.map((issue) => (
+                    <IssueRow key={issue.id} issue={issue} now={now} href={`/organizations/${slug}/issues/${issue.id}`} />
+                  ))}
+                </ul>
+              ) : (
+                <EmptyState title="No regressions">
+                  <p>No resolved issue came back with this release.</p>
+                </EmptyState>
+              )}
+            </Card>
           </Section>
 
           <div className="space-y-8">

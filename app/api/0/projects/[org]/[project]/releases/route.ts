@@ -1,6 +1,7 @@
 import { json } from "@/src/api/handle";
 import { projectInPath } from "@/src/api/requested-projects";
 import { apiRoutes } from "@/src/api/route";
+import { healthForRequest } from "@/src/api/release-health";
 import { serializeRelease } from "@/src/api/serializers/release";
 import { listReleases } from "@/src/services/releases/releases";
 
@@ -10,6 +11,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/projects/{org
   GET: async (request, params, { runtime, access }) => {
     const project = await projectInPath(runtime.storage, access, params.project);
     const query = new URL(request.url).searchParams.get("query") ?? undefined;
-    return json((await listReleases(runtime.storage, access, { project, query, limit: 1000 })).map(serializeRelease));
+    const summaries = await listReleases(runtime.storage, access, { project, query, limit: 1000 });
+    const health = await healthForRequest(request, summaries);
+    return json(summaries.map((summary) => serializeRelease(summary, health)));
   },
 });
