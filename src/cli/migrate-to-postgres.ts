@@ -67,6 +67,8 @@ const TABLES: TableCopy[] = [
   { table: "artifact_bundle_projects", orderBy: "bundle_id, project_id" },
   { table: "artifact_bundle_files", orderBy: "bundle_id, url" },
   { table: "release_files", orderBy: "id" },
+  // Issue search: saved searches.
+  { table: "saved_searches", orderBy: "id" },
   { table: "issues", orderBy: "id" },
   { table: "issue_users", orderBy: "issue_id, user_key" },
   { table: "issue_hourly", orderBy: "issue_id, hour" },

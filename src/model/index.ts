@@ -10,6 +10,10 @@ export * from "./telemetry";
 export * from "./artifacts";
 export * from "./releases";
 export * from "./privacy";
+// Issue search (issue 35): the parsed query tree.
+export * from "./issue-search";
+// Issue search (issue 35): saved searches.
+export * from "./saved-searches";
 // Cron monitors and user feedback.
 export * from "./monitors";
 export * from "./feedback";

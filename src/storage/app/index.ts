@@ -14,7 +14,9 @@ import type {
   ProjectRepo,
   QuotaRepo,
   ReleaseRepo,
+  SavedSearchRepo,
 } from "../types";
+import { appSavedSearches } from "./saved-searches";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
@@ -50,6 +52,8 @@ export interface AppData {
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
+  // Issue search (issue 35).
+  savedSearches: SavedSearchRepo;
   // Cron monitors and user feedback.
   monitors: MonitorRepo;
   feedback: FeedbackRepo;
@@ -71,6 +75,8 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     keys: appKeys(dialect),
     projectOptions: appProjectOptions(dialect),
     privacy: appPrivacy(dialect),
+    // Issue search (issue 35).
+    savedSearches: appSavedSearches(dialect),
     quotas: appQuotas(dialect),
     accounts: {
       users: appUsers(dialect),
