@@ -1,7 +1,8 @@
 /**
  * The issue search in Chromium (issue 35): a malformed query's 400 message appears under the search
  * box (never "No issues match"), the project filter lists several projects at once, and a saved
- * search can be saved and applied. Events are real `@sentry/node` output delivered as envelopes.
+ * search can be saved and applied, and the issue workflow's bulk bar acts across the shown projects.
+ * Events are real `@sentry/node` output delivered as envelopes.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -118,5 +119,29 @@ describe("issue search in Chromium", () => {
     assert.deepEqual((await rowTitles()).sort(), [API_TITLE, WEB_TITLE].sort());
     await Promise.all([page.waitForURL(/query=flow%3Aqueue/), page.getByTestId("saved-searches").getByRole("link", { name: "Stalled queues" }).click()]);
     assert.deepEqual(await rowTitles(), [API_TITLE]);
+  });
+
+  test("the bulk bar acts on checked rows of two projects, and on everything a search matches", { timeout: 60_000 }, async () => {
+    const statuses = async () => {
+      const response = await periscope.api(`/api/0/organizations/${periscope.organizationSlug}/issues/?project=-1&query=`);
+      return Object.fromEntries(((await response.json()) as { title: string; status: string }[]).map((issue) => [issue.title, issue.status]));
+    };
+    const bulk = page.getByTestId("bulk-actions");
+    await page.goto(`${issuesUrl}?project=${periscope.projectId},${apiProjectId}`);
+    assert.deepEqual((await rowTitles()).sort(), [API_TITLE, WEB_TITLE].sort());
+    for (const box of await page.getByTestId("issue-select").all()) await box.check();
+    await page.getByTestId("bulk-action").selectOption("ignore");
+    await bulk.getByRole("button", { name: "Apply" }).click();
+    // Both leave the unresolved list, and the bar (shown only over issues) with them.
+    await page.getByTestId("issue-row").first().waitFor({ state: "detached" });
+    assert.deepEqual(await statuses(), { [API_TITLE]: "ignored", [WEB_TITLE]: "ignored" });
+    // "All matching": the search grammar picks one of the two projects' ignored issues.
+    await page.goto(`${issuesUrl}?project=${periscope.projectId},${apiProjectId}&status=ignored&query=${encodeURIComponent("flow:queue")}`);
+    assert.deepEqual(await rowTitles(), [API_TITLE]);
+    await page.getByTestId("select-all-matching").check();
+    await page.getByTestId("bulk-action").selectOption("unresolve");
+    await bulk.getByRole("button", { name: "Apply" }).click();
+    await page.getByTestId("issue-row").first().waitFor({ state: "detached" });
+    assert.deepEqual(await statuses(), { [API_TITLE]: "unresolved", [WEB_TITLE]: "ignored" });
   });
 });
