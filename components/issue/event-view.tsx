@@ -13,12 +13,14 @@ import { traceHref } from "../performance/links";
 import { eventTraceOf } from "@/src/processing/trace-context";
 import { TagDistributionList } from "./tag-distribution";
 import { EventAttachments } from "./attachments";
+import { tagFilterQuery } from "@/src/search/tag-filter";
 
 /** The "Details" tab: one event of the issue with paging, and the issue's tag distribution aside. */
 export function EventView({ view, organizationSlug, now }: { view: IssueEventView; organizationSlug: string; now: number }) {
   const { issue, project, event } = view;
   const filterHref = (key: string, value: string) =>
-    hrefWith(`/organizations/${organizationSlug}/issues`, { project: project.id, query: `${key}:${value}`, status: "all" });
+    hrefWith(`/organizations/${organizationSlug}/issues`, { project: project.id, query: tagFilterQuery(key, value), status: "all" });
+  const valuesHref = (key: string) => `/organizations/${organizationSlug}/issues/${issue.id}/tags/${encodeURIComponent(key)}`;
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
       <div className="min-w-0 space-y-6">
@@ -44,7 +46,7 @@ export function EventView({ view, organizationSlug, now }: { view: IssueEventVie
       </div>
       <aside className="space-y-6">
         <Section title="Tags" id="issue-tags">
-          <TagDistributionList tags={view.tags} filterHref={filterHref} />
+          <TagDistributionList tags={view.tags} filterHref={filterHref} valuesHref={valuesHref} />
           {view.moreTagKeys > 0 ? (
             <p className="mt-3 text-xs text-subtle" data-testid="more-tag-keys">
               {view.moreTagKeys.toLocaleString("en-US")} more tag keys not shown

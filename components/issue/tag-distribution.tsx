@@ -3,14 +3,29 @@ import type { TagDistribution } from "@/src/model";
 import { formatPercent } from "../format";
 
 /** Each tag key with its top values as bars (share of the events that carry the tag). */
-export function TagDistributionList({ tags, filterHref }: { tags: TagDistribution[]; filterHref: (key: string, value: string) => string }) {
+export function TagDistributionList({
+  tags,
+  filterHref,
+  valuesHref,
+}: {
+  tags: TagDistribution[];
+  filterHref: (key: string, value: string) => string;
+  /** The page of all the key's values (issue 35). */
+  valuesHref?: (key: string) => string;
+}) {
   if (tags.length === 0) return <p className="text-xs text-subtle">No tags recorded yet.</p>;
   return (
     <ul className="space-y-4" data-testid="tag-distribution">
       {tags.map((tag) => (
         <li key={tag.key}>
           <p className="mb-1 flex justify-between text-xs">
-            <span className="font-semibold">{tag.key}</span>
+            {valuesHref ? (
+              <Link href={valuesHref(tag.key)} className="font-semibold hover:underline" title={`All values of ${tag.key}`}>
+                {tag.key}
+              </Link>
+            ) : (
+              <span className="font-semibold">{tag.key}</span>
+            )}
             <span className="text-subtle tabular-nums">{tag.totalValues.toLocaleString("en-US")}</span>
           </p>
           <ul className="space-y-1">

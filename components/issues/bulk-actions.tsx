@@ -13,17 +13,18 @@ export const BULK_FORM_ID = "issue-bulk";
  */
 export function IssueBulkActions({
   organizationSlug,
-  projectId,
+  projectIds,
   filters,
   choices,
 }: {
   organizationSlug: string;
-  projectId: string;
+  /** The projects the list shows: "all matching" and the checked ids are taken from these only. */
+  projectIds: string[];
   filters: Record<string, string>;
   choices: Pick<IssueWorkflowView, "people" | "teams">;
 }) {
   return (
-    <ActionForm action={bulkIssueAction.bind(null, organizationSlug, projectId, filters)} id={BULK_FORM_ID} testId="bulk-actions" className="flex flex-wrap items-center gap-3 text-sm">
+    <ActionForm action={bulkIssueAction.bind(null, organizationSlug, projectIds, filters)} id={BULK_FORM_ID} testId="bulk-actions" className="flex flex-wrap items-center gap-3 text-sm">
       <SelectAllIssues form={BULK_FORM_ID} />
       <label className="flex items-center gap-1.5">
         <input type="checkbox" name="scope" value="all" data-testid="select-all-matching" />

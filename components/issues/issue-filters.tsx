@@ -59,7 +59,8 @@ export function IssueFilters({ action, values, options }: { action: string; valu
           name="query"
           type="search"
           defaultValue={values.query}
-          placeholder="Search issues, or tag:value"
+          aria-describedby="issue-query-error"
+          placeholder="Search: is:unresolved level:error user.email:… (see docs/search.md)"
           className={`${inputClass} pl-8`}
         />
       </div>
@@ -83,6 +84,8 @@ export function IssueFilters({ action, values, options }: { action: string; valu
           <option value="date">Last seen</option>
           <option value="new">First seen</option>
           <option value="freq">Events</option>
+          <option value="user">Users</option>
+          <option value="priority">Priority</option>
         </Select>
         <button type="submit" className="rounded-md border border-line bg-surface px-3 py-1.5 text-sm font-medium shadow-sm hover:bg-surface-2">
           Apply

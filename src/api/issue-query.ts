@@ -1,74 +1,85 @@
 /**
- * Sentry's issue-search URL parameters → our typed list parameters. Sentry puts most filters inside
- * `query` (`is:unresolved level:error release:"1.0 beta" TypeError`); we lift the tokens we support
- * into their own parameters and pass what remains on as free text. Like Sentry, a missing `query`
- * means `is:unresolved`, while an empty one lists every status.
+ * Sentry's issue-list URL parameters → our typed list parameters. The filters live in `query`
+ * (Sentry's search syntax, parsed by src/search/); like Sentry, a missing `query` means
+ * `is:unresolved` while an empty one lists every status. As in Sentry, `statsPeriod` is the sparkline
+ * (24h, 14d) on a project's list, and on the organisation's the window (issues with events in the last
+ * `statsPeriod`, or between `start` and `end`), where `groupStatsPeriod` picks the sparkline.
  */
 import { AppError } from "../errors";
 import { parseIssueListParams, type IssueListParams } from "../services/issues/list-issues";
 
 const DEFAULT_QUERY = "is:unresolved";
-/** Quoted values may contain spaces: `release:"1.0 beta"`. */
-const TOKEN = /(?:[^\s"]+|"[^"]*")+/g;
-const FILTER = /^([a-z.]+):(.+)$/;
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-const STATUS_OF_IS: Record<string, string> = {
-  unresolved: "unresolved",
-  resolved: "resolved",
-  ignored: "ignored",
-  archived: "ignored",
-};
+/** Sparklines we serve; "" leaves the stats out. */
+export type StatsPeriod = "24h" | "14d" | "";
 
-type LiftedFilters = Partial<Record<"status" | "level" | "release" | "environment", string>>;
+/** Which endpoint: Sentry's `statsPeriod` is the sparkline on a project's list, the time window on the organisation's. */
+export type IssueListScope = "project" | "organization";
 
-function unquote(value: string): string {
-  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
-}
+const SPARKLINES: Record<string, StatsPeriod> = { "24h": "24h", auto: "24h", "14d": "14d", "": "" };
 
-function liftFilters(query: string): { filters: LiftedFilters; text: string } {
-  const filters: LiftedFilters = {};
-  const rest: string[] = [];
-  for (const token of query.match(TOKEN) ?? []) {
-    const filter = FILTER.exec(token);
-    const key = filter?.[1];
-    const value = filter?.[2] === undefined ? undefined : unquote(filter[2]);
-    if (key === "is" && value !== undefined) {
-      // hasOwn: `is:constructor` must be an unsupported filter, not Object.prototype's property.
-      const status = Object.hasOwn(STATUS_OF_IS, value) ? STATUS_OF_IS[value] : undefined;
-      if (!status) throw new AppError("bad_request", `invalid query: unsupported filter is:${value}`);
-      filters.status = status;
-    } else if ((key === "level" || key === "release" || key === "environment") && value !== undefined) {
-      filters[key] = value;
-    } else {
-      rest.push(token);
-    }
+export function statsPeriodOf(url: URL, scope: IssueListScope): StatsPeriod {
+  const group = url.searchParams.get("groupStatsPeriod");
+  if (group !== null) {
+    if (Object.hasOwn(SPARKLINES, group)) return SPARKLINES[group]!;
+    throw new AppError("bad_request", `invalid groupStatsPeriod: ${group} (supported: "24h", "14d", "auto", "")`);
   }
-  return { filters, text: rest.join(" ") };
+  const period = url.searchParams.get("statsPeriod");
+  // The organisation list's statsPeriod is its window; "" still means "no stats" there, as it did.
+  if (scope === "organization") return period === "" ? "" : "24h";
+  if (period === null) return "24h";
+  if (period === "24h" || period === "14d" || period === "") return period;
+  throw new AppError("bad_request", `invalid statsPeriod: ${period} (supported: "24h", "14d", "")`);
 }
 
-/** Stats windows we can serve; Sentry's "" leaves the stats out. */
-export type StatsPeriod = "24h" | "";
-
-export function statsPeriodOf(url: URL): StatsPeriod {
-  const value = url.searchParams.get("statsPeriod") ?? url.searchParams.get("groupStatsPeriod") ?? "24h";
-  if (value === "24h" || value === "") return value;
-  throw new AppError("bad_request", `invalid statsPeriod: ${value} (supported: "24h", "")`);
+/** Sentry's `statsPeriod` (`24h`, `14d`, `90d`, `30m`, `2w`…) as milliseconds. */
+export function periodMs(value: string): number {
+  const match = /^(\d{1,6})([smhdw])$/.exec(value);
+  if (!match || Number(match[1]) === 0) {
+    throw new AppError("bad_request", `invalid statsPeriod: ${value} (a number and a unit s, m, h, d or w, e.g. 24h, 14d)`);
+  }
+  return Number(match[1]) * UNIT_MS[match[2]!]!;
 }
 
-export function issueListParamsOf(url: URL): IssueListParams {
+function instantOf(name: string, value: string): number {
+  const at = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
+    ? Date.parse(/T.*(?:Z|[+-]\d{2}:?\d{2})$/.test(value) || !value.includes("T") ? value : `${value}Z`)
+    : Number.NaN;
+  if (Number.isNaN(at)) throw new AppError("bad_request", `invalid ${name}: ${value} (an ISO 8601 date, e.g. 2026-11-01T00:00:00Z)`);
+  return at;
+}
+
+/** The window the list covers: `statsPeriod`, or `start` and `end`, or none (all time). */
+export function windowOf(url: URL, now: number, scope: IssueListScope): IssueListParams["window"] {
   const params = url.searchParams;
-  const { filters, text } = liftFilters(params.get("query") ?? DEFAULT_QUERY);
+  const period = scope === "organization" ? params.get("statsPeriod") : null;
+  const start = params.get("start");
+  const end = params.get("end");
+  if (period && (start || end)) throw new AppError("bad_request", "invalid time window: give statsPeriod or start/end, not both");
+  if (period) return { start: now - periodMs(period), end: null };
+  if (start || end) {
+    const window = { start: start ? instantOf("start", start) : null, end: end ? instantOf("end", end) : null };
+    if (window.start !== null && window.end !== null && window.start > window.end) throw new AppError("bad_request", "invalid time window: start is after end");
+    return window;
+  }
+  return undefined;
+}
+
+export function issueListParamsOf(url: URL, now: number, scope: IssueListScope): IssueListParams {
+  const params = url.searchParams;
   const explicit = (name: string) => params.get(name) ?? undefined;
-  return parseIssueListParams({
+  const parsed = parseIssueListParams({
     sort: explicit("sort"),
-    status: explicit("status") ?? filters.status,
-    level: explicit("level") ?? filters.level,
-    release: explicit("release") ?? filters.release,
-    environment: explicit("environment") ?? filters.environment,
-    query: text,
+    status: explicit("status"),
+    level: explicit("level"),
+    release: explicit("release"),
+    environment: explicit("environment"),
+    query: params.get("query") ?? DEFAULT_QUERY,
     cursor: explicit("cursor"),
     limit: explicit("limit"),
   });
+  return { ...parsed, query: params.get("query") ?? DEFAULT_QUERY, window: windowOf(url, now, scope), stats14d: statsPeriodOf(url, scope) === "14d" };
 }
 
 /** `?project=1&project=2`; none, or Sentry's `-1`, means every project the caller may see. */

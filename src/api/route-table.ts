@@ -48,6 +48,15 @@ export const ROUTES = {
   "GET /api/0/organizations/{org}/stats_v2/": { level: "organization", scope: "org:read" },
   "GET /api/0/organizations/{org}/trace/{traceId}/": { level: "organization", scope: "event:read" },
   "GET /api/0/organizations/{org}/members/": { level: "organization", scope: "member:read" },
+  // Issue search (issue 35): saved searches; sharing one with the organisation needs org:write (service).
+  "GET /api/0/organizations/{org}/searches/": { level: "organization", scope: "org:read" },
+  "POST /api/0/organizations/{org}/searches/": { level: "organization", scope: "org:read" },
+  "PUT /api/0/organizations/{org}/searches/{searchId}/": { level: "organization", scope: "org:read" },
+  "DELETE /api/0/organizations/{org}/searches/{searchId}/": { level: "organization", scope: "org:read" },
+  // Issue tags (issue 35): Sentry's issue tag endpoints.
+  "GET /api/0/issues/{issueId}/tags/": { level: "organization", scope: "event:read" },
+  "GET /api/0/issues/{issueId}/tags/{key}/": { level: "organization", scope: "event:read" },
+  "GET /api/0/issues/{issueId}/tags/{key}/values/": { level: "organization", scope: "event:read" },
   "GET /api/0/organizations/{org}/users/": { level: "organization", scope: "member:read" },
   "GET /api/0/organizations/{org}/teams/": { level: "organization", scope: "team:read" },
   "GET /api/0/organizations/{org}/audit-logs/": { level: "organization", scope: "org:write" },

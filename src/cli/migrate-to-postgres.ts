@@ -74,6 +74,8 @@ const TABLES: TableCopy[] = [
   { table: "alert_issue_snoozes", orderBy: "issue_id" },
   { table: "alert_user_settings", orderBy: "user_id, project_id" },
   { table: "alert_issue_feed", orderBy: "id" },
+  // Issue search: saved searches.
+  { table: "saved_searches", orderBy: "id" },
   { table: "issues", orderBy: "id" },
   { table: "issue_users", orderBy: "issue_id, user_key" },
   { table: "issue_hourly", orderBy: "issue_id, hour" },

@@ -14,6 +14,10 @@ export * from "./privacy";
 // Logs and attachments (issue 38).
 export * from "./logs";
 export * from "./attachments";
+// Issue search (issue 35): the parsed query tree.
+export * from "./issue-search";
+// Issue search (issue 35): saved searches.
+export * from "./saved-searches";
 // Cron monitors and user feedback.
 export * from "./monitors";
 export * from "./feedback";

@@ -3,6 +3,7 @@
  * Times are Unix milliseconds throughout; the API layer formats them.
  */
 import type { GroupingResult, Level, NormalizedEvent } from "../processing/types";
+import type { ResolvedSearch } from "./issue-search";
 
 export type IssueStatus = "unresolved" | "resolved" | "ignored";
 export const ISSUE_STATUSES: readonly IssueStatus[] = ["unresolved", "resolved", "ignored"];
@@ -79,9 +80,13 @@ export interface Issue {
 export interface IssueWithStats extends Issue {
   /** Events per hour for the 24 hours ending at the query's `now`, oldest first (24 numbers). */
   stats24h: number[];
+  /** Events per UTC day for the 14 days ending with `now`'s, oldest first; only when the query asks (`stats14d`). */
+  stats14d?: number[];
 }
 
-export type IssueSort = "date" | "new" | "freq";
+/** Sentry's sorts: last seen, first seen, events, users, priority (level rank, then last seen). */
+export type IssueSort = "date" | "new" | "freq" | "user" | "priority";
+export const ISSUE_SORTS: readonly IssueSort[] = ["date", "new", "freq", "user", "priority"];
 
 export interface IssueQuery {
   projectIds: string[];
@@ -91,8 +96,10 @@ export interface IssueQuery {
   /** Only issues first seen in this release (the release page's "new issues"). */
   firstRelease?: string;
   environment?: string;
-  /** Free text: matched case-insensitively against title, culprit and short id; or an exact tag `key:value`. */
-  text?: string;
+  /** Also compute `stats14d` (Sentry's `statsPeriod=14d` sparkline). */
+  stats14d?: boolean;
+  /** A parsed, resolved issue search (src/search/), ANDed with the fields above. */
+  search?: ResolvedSearch;
   sort: IssueSort;
   limit: number;
   /** Opaque cursor from a previous page. */

@@ -13,6 +13,8 @@ export const ROUTE_PATTERNS = [
   "/organizations/:org/issues/:issueId",
   "/organizations/:org/issues/:issueId/events",
   "/organizations/:org/issues/:issueId/events/:eventId",
+  // Issue tags (issue 35): one tag's values.
+  "/organizations/:org/issues/:issueId/tags/:key",
   "/organizations/:org/projects",
   "/organizations/:org/releases",
   "/organizations/:org/releases/:version",
@@ -90,6 +92,12 @@ export const ROUTE_PATTERNS = [
   "/api/0/organizations/:org/repos",
   "/api/0/projects/:org/:project/releases",
   "/api/0/projects/:org/:project/releases/:version/files",
+  // Issue search (issue 35): saved searches.
+  "/api/0/organizations/:org/searches",
+  "/api/0/organizations/:org/searches/:searchId",
+  "/api/0/issues/:issueId/tags",
+  "/api/0/issues/:issueId/tags/:key",
+  "/api/0/issues/:issueId/tags/:key/values",
   // Quotas and spike protection (issue 33 item 4).
   "/settings/:org/quotas",
   "/settings/:org/projects/:project/quotas",

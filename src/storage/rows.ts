@@ -10,7 +10,6 @@ import { parseStatusDetails } from "./issue-reopen";
 import type { Level } from "../processing/types";
 import type {
   Issue,
-  IssueSort,
   IssueStatus,
   OutcomeHour,
   OutcomeKind,
@@ -74,31 +73,6 @@ export const toIssue = (row: IssueRow): Issue => ({
 
 /** Issues with their project's slug (for the short id). */
 export const SELECT_ISSUE = `SELECT i.*, p.slug AS project_slug FROM issues i JOIN projects p ON p.id = i.project_id`;
-
-// Allow-list: the only identifiers that reach SQL from an issue query.
-export const ISSUE_SORT_COLUMNS: Record<IssueSort, "last_seen" | "first_seen" | "times_seen"> = {
-  date: "last_seen",
-  new: "first_seen",
-  freq: "times_seen",
-};
-
-/** Free text that is an exact tag filter: `key:value`. */
-const SEARCH_TOKEN = /([\w.-]+):(?:"([^"]*)"|(\S+))|"([^"]*)"|(\S+)/g;
-
-/**
- * Free-text issue search: every `key:value` token (value quoted or not) is an exact tag filter, the
- * remaining words are matched as one phrase against title, culprit and short id.
- */
-export function splitIssueSearch(text: string): { tags: [string, string][]; phrase: string } {
-  const tags: [string, string][] = [];
-  const words: string[] = [];
-  for (const match of text.matchAll(SEARCH_TOKEN)) {
-    const [, key, quoted, bare, phrase, word] = match;
-    if (key !== undefined) tags.push([key, quoted ?? bare ?? ""]);
-    else words.push(phrase ?? word ?? "");
-  }
-  return { tags, phrase: words.join(" ").trim() };
-}
 
 export interface EventRow {
   project_id: number;
@@ -306,6 +280,25 @@ export interface HourlyRow {
 export function stats24hWindow(now: number): { firstHour: number; lastHour: number } {
   const lastHour = Math.floor(now / HOUR_MS) * HOUR_MS;
   return { firstHour: lastHour - 23 * HOUR_MS, lastHour };
+}
+
+const DAY_MS = 24 * HOUR_MS;
+
+/** The first and last UTC day start of the 14-day sparkline window ending with `now`'s day. */
+export function stats14dWindow(now: number): { firstDay: number; lastDay: number } {
+  const lastDay = Math.floor(now / DAY_MS) * DAY_MS;
+  return { firstDay: lastDay - 13 * DAY_MS, lastDay };
+}
+
+/** Each listed issue's 14 daily buckets (oldest first) from the window's issue_hourly rows. */
+export function stats14dBuckets(issueIds: number[], rows: HourlyRow[], firstDay: number): Map<number, number[]> {
+  const buckets = new Map(issueIds.map((id) => [id, new Array<number>(14).fill(0)]));
+  for (const { issue_id, hour, count } of rows) {
+    const index = Math.floor((hour - firstDay) / DAY_MS);
+    const issue = buckets.get(issue_id);
+    if (issue && index >= 0 && index < 14) issue[index]! += count;
+  }
+  return buckets;
 }
 
 /** Each listed issue's 24 hourly buckets (oldest first) from the window's issue_hourly rows. */

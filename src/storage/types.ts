@@ -23,6 +23,8 @@ import type {
   IssueActivity,
   IssueAssignee,
   IssueWithStats,
+  NewSavedSearch,
+  SavedSearch,
   IngestRecord,
   IngestRecordResult,
   Organization,
@@ -38,6 +40,7 @@ import type {
   QuotaSet,
   StoredEvent,
   TagDistribution,
+  TagValueCount,
 } from "../model";
 import type { AccountStore } from "./accounts-types";
 import type { AlertStore } from "./alert-types";
@@ -149,8 +152,23 @@ export interface IssueRepo {
   /** The highest hourly event count of the issue since `since` (Unix ms): "until escalating" reads it. */
   maxHourlyCount(issueId: string, since: number): Promise<number>;
   tagDistribution(issueId: string, limitPerKey: number): Promise<TagDistribution[]>;
+  /**
+   * One tag's values on an issue, most events first (then by value), `limit` from `offset` — Sentry's
+   * tags/{key}/values/ (issue 35). `uniqueValues`: how many values the key has on the issue.
+   */
+  tagValues(issueId: string, key: string, page: { limit: number; offset: number }): Promise<{ values: TagValueCount[]; uniqueValues: number }>;
   /** Distinct releases and environments seen in a project, for filter menus. */
   facets(projectId: string): Promise<{ releases: string[]; environments: string[] }>;
+}
+
+// Issue search (issue 35): saved searches, written once over Kysely (src/storage/app/saved-searches.ts).
+export interface SavedSearchRepo {
+  /** The organisation's shared searches and the person's own, oldest first. */
+  listVisible(organizationId: string, userId: string): Promise<SavedSearch[]>;
+  get(organizationId: string, id: string): Promise<SavedSearch | null>;
+  create(input: NewSavedSearch): Promise<SavedSearch>;
+  update(organizationId: string, id: string, changes: Partial<Pick<SavedSearch, "name" | "query" | "sort" | "visibility">>): Promise<SavedSearch | null>;
+  delete(organizationId: string, id: string): Promise<boolean>;
 }
 
 export interface EventRepo {
@@ -290,6 +308,8 @@ export interface Storage {
   releaseActivity: ReleaseActivityRepo;
   /** Source-map artifacts; also the `ArtifactLookup` the resolver reads. */
   artifacts: ArtifactStore;
+  // Issue search (issue 35).
+  savedSearches: SavedSearchRepo;
   // Cron monitors and user feedback.
   /** Cron monitors and their check-ins. */
   monitors: MonitorRepo;

@@ -12,6 +12,7 @@ import { parseIssueUpdate } from "../../src/services/issues/issue-update-input";
 import { applyIssueUpdate } from "../../src/services/issues/issue-workflow";
 import { bulkUpdate, mergeIssues, selectIssues, unmergeHashes } from "../../src/services/issues/issue-bulk";
 import { parseIssueListParams } from "../../src/services/issues/list-issues";
+import { accessTo, type Access } from "../../src/services/accounts/access";
 import { captureEvent, initSentryCapture, Sentry } from "../helpers/sentry-node-capture";
 import type { EngineFactory } from "./suite";
 
@@ -77,6 +78,12 @@ export function issueWorkflowContract(engine: string, factory: EngineFactory): v
       return applyIssueUpdate(storage, { user: as, organization: org }, issue, project, parseIssueUpdate(body));
     };
     const issue = async (id: string) => (await storage.issues.getById(id))!;
+    /** Ada's access, as a signed-in session (bulk by query resolves the search as she sees it). */
+    const adaAccess = async (): Promise<Access> => {
+      const now = Date.now();
+      const session = { id: "s1", userId: ada.id, csrfToken: "c", dateCreated: now, expiresAt: now + 3_600_000 };
+      return accessTo(storage, { kind: "session", user: ada, session }, org);
+    };
     const activityTypes = async (id: string) => (await storage.issueTriage.listActivity(id, 100)).map((a) => a.type).reverse();
 
     it("assigns to a user by id and by email, to a team, and clears; refuses an unknown assignee", async () => {
@@ -167,6 +174,12 @@ export function issueWorkflowContract(engine: string, factory: EngineFactory): v
       await sendError(storage, project, null);
       assert.deepEqual([(await issue(id)).status, (await issue(id)).substatus], ["unresolved", "escalating"]);
       assert.deepEqual((await activityTypes(id)).slice(-1), ["set_escalating"]);
+      // The search's is:escalating finds it (and only it); is:ongoing does not.
+      const other = await sendError(storage, project, null, failLogin);
+      const byQuery = async (query: string) => (await selectIssues(storage, await adaAccess(), [project], [], parseIssueListParams({ query }))).map((s) => s.issue.id);
+      assert.deepEqual(await byQuery("is:escalating"), [id]);
+      assert.deepEqual(await byQuery("is:new"), [other]);
+      assert.deepEqual(await byQuery("is:ongoing"), []);
     });
 
     it("ignored forever stays ignored; ignored for a duration comes back when it ends", async () => {
@@ -263,7 +276,7 @@ export function issueWorkflowContract(engine: string, factory: EngineFactory): v
       const small = await sendError(storage, project, "shop@1.1.0", failLogin);
       const bystander = await sendError(storage, project, null, failSearch);
       const before = await issue(small);
-      const selected = await selectIssues(storage, [project], [small, big], parseIssueListParams({}));
+      const selected = await selectIssues(storage, await adaAccess(), [project], [small, big], parseIssueListParams({}));
       assert.deepEqual(await mergeIssues(storage, { user: ada, organization: org }, selected), { parent: big, children: [small] });
       assert.equal(await storage.issues.getById(small), null);
       const merged = await issue(big);
@@ -297,17 +310,17 @@ export function issueWorkflowContract(engine: string, factory: EngineFactory): v
       const c = await sendError(storage, project, null, failSearch);
       const actor = { user: ada, organization: org };
       const resolve = parseIssueUpdate({ status: "resolved" });
-      await bulkUpdate(storage, actor, await selectIssues(storage, [project], [a, b], parseIssueListParams({})), resolve);
+      await bulkUpdate(storage, actor, await selectIssues(storage, await adaAccess(), [project], [a, b], parseIssueListParams({})), resolve);
       assert.deepEqual([(await issue(a)).status, (await issue(b)).status, (await issue(c)).status], ["resolved", "resolved", "unresolved"]);
       // By query: every unresolved issue matching "search failed".
-      const byQuery = await selectIssues(storage, [project], [], parseIssueListParams({ status: "unresolved", query: "search failed" }));
+      const byQuery = await selectIssues(storage, await adaAccess(), [project], [], parseIssueListParams({ status: "unresolved", query: "search failed" }));
       assert.deepEqual(byQuery.map((s) => s.issue.id), [c]);
       await bulkUpdate(storage, actor, byQuery, parseIssueUpdate({ status: "ignored", statusDetails: { ignoreCount: 1 } }));
       assert.equal((await issue(c)).status, "ignored");
       // Ids of other projects are left out.
       const other = await storage.projects.create({ organizationId: org.id, slug: "other", name: "Other", platform: "node" });
-      assert.deepEqual(await selectIssues(storage, [other], [a], parseIssueListParams({})), []);
-      await assert.rejects(selectIssues(storage, [project], ["x1"], parseIssueListParams({})), /id: "x1" is not an issue id/);
+      assert.deepEqual(await selectIssues(storage, await adaAccess(), [other], [a], parseIssueListParams({})), []);
+      await assert.rejects(selectIssues(storage, await adaAccess(), [project], ["x1"], parseIssueListParams({})), /id: "x1" is not an issue id/);
     });
   });
 }

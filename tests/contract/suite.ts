@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { AppError } from "../../src/errors";
+import { withoutRefs } from "../../src/search/issue-search-resolve";
+import { parseIssueSearch } from "../../src/search/issue-search-terms";
 import { eventItem } from "../../src/items/event";
 import type { GroupingResult, NormalizedEvent } from "../../src/processing/types";
 import type { IngestRecord, Project, Storage } from "../../src/storage/types";
@@ -252,18 +254,19 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       await storage.ingest.commit(records);
       const titles = async (query: Partial<Parameters<Storage["issues"]["query"]>[0]>) =>
         (await storage.issues.query({ projectIds: [project.id], sort: "date", limit: 10, now: NOW, ...query })).items.map((issue) => issue.title);
+      const searched = async (text: string) => titles({ search: await withoutRefs(parseIssueSearch(text, NOW)) });
       assert.deepEqual(await titles({}), ["Error number 4", "Error number 3", "Error number 2", "Error number 1", "Error number 0"]);
       assert.deepEqual(await titles({ sort: "freq" }), ["Error number 2", "Error number 4", "Error number 1", "Error number 3", "Error number 0"]);
       assert.deepEqual(await titles({ level: "warning" }), ["Error number 0"]);
       assert.deepEqual(await titles({ release: "1.0" }), ["Error number 1", "Error number 0"]);
       assert.deepEqual(await titles({ environment: "staging" }), ["Error number 4"]);
-      assert.deepEqual(await titles({ text: "number 3" }), ["Error number 3"]);
-      assert.deepEqual(await titles({ text: "WEB-2" }), ["Error number 1"]);
-      assert.deepEqual(await titles({ text: "release:2.0" }), ["Error number 4", "Error number 3", "Error number 2"]);
-      assert.deepEqual(await titles({ text: "release:2.0 number 3" }), ["Error number 3"]);
-      assert.deepEqual(await titles({ text: 'release:"1.0" environment:production' }), ["Error number 1", "Error number 0"]);
-      assert.deepEqual(await titles({ text: "Error number 4 release:1.0" }), []);
-      assert.deepEqual(await titles({ text: "100%_" }), []);
+      assert.deepEqual(await searched("number 3"), ["Error number 3"]);
+      assert.deepEqual(await searched("WEB-2"), ["Error number 1"]);
+      assert.deepEqual(await searched("release:2.0"), ["Error number 4", "Error number 3", "Error number 2"]);
+      assert.deepEqual(await searched("release:2.0 number 3"), ["Error number 3"]);
+      assert.deepEqual(await searched('release:"1.0" environment:production'), ["Error number 1", "Error number 0"]);
+      assert.deepEqual(await searched("Error number 4 release:1.0"), []);
+      assert.deepEqual(await searched("100%_"), []);
       assert.deepEqual(await titles({ status: "resolved" }), []);
       assert.deepEqual(await titles({ projectIds: [] }), []);
 

@@ -380,10 +380,15 @@ describe("issues", () => {
   });
 
   it("rejects bad list parameters with a 400 naming them", async () => {
-    await expectError("GET", `${issuesPath()}?query=is:bookmarked`, 400, "invalid query: unsupported filter is:bookmarked");
-    await expectError("GET", `${issuesPath()}?statsPeriod=14d`, 400, 'invalid statsPeriod: 14d (supported: "24h", "")');
-    await expectBadRequest("GET", `${issuesPath()}?sort=priority`, "invalid issue list parameters", [
-      'sort: Invalid option: expected one of "date"|"new"|"freq"',
+    await expectError(
+      "GET",
+      `${issuesPath()}?query=is:bookmarked`,
+      400,
+      'invalid query: is:bookmarked: unknown value "bookmarked" (supported: unresolved, resolved, ignored, archived, assigned, unassigned, for_review, new, ongoing, regressed, escalating)',
+    );
+    await expectError("GET", `${issuesPath()}?statsPeriod=7d`, 400, 'invalid statsPeriod: 7d (supported: "24h", "14d", "")');
+    await expectBadRequest("GET", `${issuesPath()}?sort=trends`, "invalid issue list parameters", [
+      'sort: Invalid option: expected one of "date"|"new"|"freq"|"user"|"priority"',
     ]);
     await expectBadRequest("GET", `${issuesPath()}?limit=0`, "invalid issue list parameters", ["limit: Too small: expected number to be >=1"]);
     await expectError("GET", `${issuesPath()}?cursor=not-a-cursor`, 400, "invalid cursor: not-a-cursor");

@@ -215,6 +215,17 @@ const throwawayRule = async (): Promise<Record<string, string>> => {
   return { org: "default", project: "alpha-app", ruleId: (answer.body as { id: string }).id };
 };
 const ruleNames = (body: unknown) => (body as { name: string }[]).map((rule) => rule.name);
+/** A personal saved search of the caller's (id 0 for anonymous callers, who never reach it). */
+const ownSearch = async (principal: Principal): Promise<Record<string, string>> => {
+  if (!principal.person) return { org: "default", searchId: "0" };
+  const user = fixture.users[principal.person];
+  const search = await server.withStorage(async (storage) => {
+    const organization = (await storage.organizations.getBySlug("default"))!;
+    return storage.savedSearches.create({ organizationId: organization.id, ownerId: user.id, visibility: "owner", name: "own", query: "", sort: "date" });
+  });
+  return { org: "default", searchId: search.id };
+};
+const pick = (body: unknown, keys: string[]) => Object.fromEntries(keys.map((key) => [key, (body as Record<string, unknown>)[key]]));
 const versions = (body: unknown) => (body as { version: string }[]).map((release) => release.version);
 const sha1Of = (text: string) => createHash("sha1").update(text).digest("hex");
 
@@ -696,6 +707,38 @@ const CASES: Record<RouteKey, RouteCase> = {
       assert.match(created.token, /^sntryu_[0-9a-f]{64}$/);
       assert.deepStrictEqual(created.scopes, ["event:read"]);
     },
+  },
+  // Issue search (issue 35): saved searches, each PUT/DELETE on one of the caller's own.
+  "GET /api/0/organizations/{org}/searches/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) => assert.ok(Array.isArray(answer.body)),
+  },
+  "POST /api/0/organizations/{org}/searches/": {
+    success: 201, alphaBound: false, params: () => ({ org: "default" }),
+    body: (n) => ({ type: 0, name: `mine ${n}`, query: "is:unresolved level:error", sort: "freq" }),
+    check: (answer) => assert.deepStrictEqual(pick(answer.body, ["type", "query", "sort", "visibility"]), { type: 0, query: "is:unresolved level:error", sort: "freq", visibility: "owner" }),
+  },
+  "PUT /api/0/organizations/{org}/searches/{searchId}/": {
+    success: 200, alphaBound: false, params: (_f, principal) => ownSearch(principal),
+    body: () => ({ query: "is:resolved" }),
+    check: (answer) => assert.equal((answer.body as { query: string }).query, "is:resolved"),
+  },
+  "DELETE /api/0/organizations/{org}/searches/{searchId}/": {
+    success: 204, alphaBound: false, params: (_f, principal) => ownSearch(principal),
+    check: (answer) => assert.equal(answer.body, null),
+  },
+  // Issue tags (issue 35): alpha's issue carries the derived `level` tag.
+  "GET /api/0/issues/{issueId}/tags/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId }),
+    check: (answer) => assert.ok((answer.body as { key: string }[]).some((tag) => tag.key === "level")),
+  },
+  "GET /api/0/issues/{issueId}/tags/{key}/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId, key: "level" }),
+    check: (answer) => assert.equal((answer.body as { key: string }).key, "level"),
+  },
+  "GET /api/0/issues/{issueId}/tags/{key}/values/": {
+    success: 200, alphaBound: true, params: (f) => ({ issueId: f.alpha.issueId, key: "level" }),
+    check: (answer) => assert.equal((answer.body as unknown[]).length, 1),
   },
   "DELETE /api/0/api-tokens/{tokenId}/": {
     success: 204, alphaBound: false, params: (_f, principal) => throwaway(principal),

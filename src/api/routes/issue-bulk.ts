@@ -11,7 +11,7 @@ import { issueTriageFor } from "../../services/issues/issue-triage-view";
 import { parseIssueUpdate } from "../../services/issues/issue-update-input";
 import { readJsonBody } from "../body";
 import { json } from "../handle";
-import { issueListParamsOf } from "../issue-query";
+import { issueListParamsOf, type IssueListScope } from "../issue-query";
 import type { ApiContext } from "../route";
 import { statusDetailsJson } from "../serializers/group";
 import { visibleIssue } from "./issue-details";
@@ -19,14 +19,16 @@ import { visibleIssue } from "./issue-details";
 const actorOf = (context: ApiContext) => ({ user: context.principal.user, organization: context.access.organization });
 const noContent = () => new Response(null, { status: 204 });
 
-async function selected(request: Request, projects: Project[], context: ApiContext) {
+/** `scope`: which list endpoint, as for GET (the organisation's `statsPeriod` is a time window). */
+async function selected(request: Request, projects: Project[], context: ApiContext, scope: IssueListScope) {
   const url = new URL(request.url);
-  return selectIssues(context.runtime.storage, projects, url.searchParams.getAll("id"), issueListParamsOf(url));
+  const now = Date.now();
+  return selectIssues(context.runtime.storage, context.access, projects, url.searchParams.getAll("id"), issueListParamsOf(url, now, scope), now);
 }
 
-export async function bulkUpdateIssues(request: Request, projects: Project[], context: ApiContext): Promise<Response> {
+export async function bulkUpdateIssues(request: Request, projects: Project[], context: ApiContext, scope: IssueListScope): Promise<Response> {
   const update = parseIssueUpdate(await readJsonBody(request, z.object({}).passthrough()));
-  const issues = await selected(request, projects, context);
+  const issues = await selected(request, projects, context, scope);
   if (issues.length === 0) return noContent();
   const { storage } = context.runtime;
   if (update.merge) return json({ merge: await mergeIssues(storage, actorOf(context), issues) });
@@ -42,8 +44,8 @@ export async function bulkUpdateIssues(request: Request, projects: Project[], co
   return json(body);
 }
 
-export async function bulkDeleteIssues(request: Request, projects: Project[], context: ApiContext): Promise<Response> {
-  const issues = await selected(request, projects, context);
+export async function bulkDeleteIssues(request: Request, projects: Project[], context: ApiContext, scope: IssueListScope): Promise<Response> {
+  const issues = await selected(request, projects, context, scope);
   await deleteIssues(context.runtime.storage, issues);
   return noContent();
 }

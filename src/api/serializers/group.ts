@@ -67,7 +67,7 @@ export interface GroupJson {
   lastSeen: string;
   firstRelease: { version: string } | null;
   lastRelease: { version: string } | null;
-  stats?: { "24h": [number, number][] };
+  stats?: { "24h": [number, number][] } | { "14d": [number, number][] };
 }
 
 export type AssigneeJson = { type: "user"; id: string; name: string; email: string } | { type: "team"; id: string; name: string; slug: string };
@@ -116,15 +116,21 @@ export function hourlySeries(counts: number[], now: number): [number, number][] 
   return counts.map((count, index) => [(lastHour - (counts.length - 1 - index) * HOUR_MS) / 1000, count]);
 }
 
+/** Sentry's 14d series: `[UTC day start in Unix seconds, events]`, oldest first, the last being today. */
+export function dailySeries(counts: number[], now: number): [number, number][] {
+  const lastDay = Math.floor(now / (24 * HOUR_MS)) * 24 * HOUR_MS;
+  return counts.map((count, index) => [(lastDay - (counts.length - 1 - index) * 24 * HOUR_MS) / 1000, count]);
+}
+
 export function issuePermalink(scope: Omit<GroupScope, "project">, issueId: string): string {
   return `${scope.publicUrl}/organizations/${scope.organization.slug}/issues/${issueId}/`;
 }
 
-/** With `stats` (list endpoints), the 24-hour series computed for `stats.now` is included. */
+/** With `stats` (list endpoints), the 24-hour (or, asked for and computed, 14-day) series for `stats.now` is included. */
 export function serializeGroup(
   issue: Issue | IssueWithStats,
   scope: GroupScope,
-  stats: { now: number } | null = null,
+  stats: { now: number; period?: "24h" | "14d" } | null = null,
   triage: GroupTriage | null = null,
 ): GroupJson {
   const { project } = scope;
@@ -167,6 +173,8 @@ export function serializeGroup(
     firstRelease: issue.firstRelease ? { version: issue.firstRelease } : null,
     lastRelease: issue.lastRelease ? { version: issue.lastRelease } : null,
   };
-  if (stats && "stats24h" in issue) json.stats = { "24h": hourlySeries(issue.stats24h, stats.now) };
+  if (stats && "stats24h" in issue) {
+    json.stats = stats.period === "14d" && issue.stats14d ? { "14d": dailySeries(issue.stats14d, stats.now) } : { "24h": hourlySeries(issue.stats24h, stats.now) };
+  }
   return json;
 }

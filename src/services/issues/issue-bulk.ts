@@ -6,6 +6,7 @@
 import { AppError } from "../../errors";
 import type { Issue, Project } from "../../model";
 import type { Storage } from "../../storage/types";
+import type { Access } from "../accounts/access";
 import type { IssueUpdate } from "./issue-update-input";
 import { applyIssueUpdate, type Actor } from "./issue-workflow";
 import { listIssues, type IssueListParams } from "./list-issues";
@@ -18,8 +19,18 @@ export interface Selected {
   project: Project;
 }
 
-/** `ids` when given (ids of other projects are left out, as Sentry does), else the query's matches. */
-export async function selectIssues(storage: Storage, projects: Project[], ids: string[], params: IssueListParams, now = Date.now()): Promise<Selected[]> {
+/**
+ * `ids` when given (ids of other projects are left out, as Sentry does), else the query's matches
+ * (the full search syntax; `access` resolves `assigned:me`, `#team`, … as the list does).
+ */
+export async function selectIssues(
+  storage: Storage,
+  access: Access,
+  projects: Project[],
+  ids: string[],
+  params: IssueListParams,
+  now = Date.now(),
+): Promise<Selected[]> {
   const byId = new Map(projects.map((project) => [project.id, project]));
   if (ids.length > BULK_LIMIT) throw new AppError("bad_request", `id: at most ${BULK_LIMIT} issues at once`);
   if (ids.length > 0) {
@@ -33,7 +44,7 @@ export async function selectIssues(storage: Storage, projects: Project[], ids: s
   const selected: Selected[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listIssues(storage, projects, { ...params, limit: 100, cursor }, now);
+    const page = await listIssues(storage, access, projects, { ...params, limit: 100, cursor }, now);
     for (const issue of page.items) {
       const project = byId.get(issue.projectId);
       if (project) selected.push({ issue, project });

@@ -14,10 +14,12 @@ import type {
   ProjectRepo,
   QuotaRepo,
   ReleaseRepo,
+  SavedSearchRepo,
 } from "../types";
 import type { AlertStore } from "../alert-types";
 import { appAlertFeed, appAlertOutbox } from "./alert-outbox";
 import { appAlertRules, appAlertSettings } from "./alert-rules";
+import { appSavedSearches } from "./saved-searches";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
@@ -53,6 +55,8 @@ export interface AppData {
   accounts: AccountStore;
   releases: ReleaseRepo;
   artifacts: ArtifactStore;
+  // Issue search (issue 35).
+  savedSearches: SavedSearchRepo;
   // Cron monitors and user feedback.
   monitors: MonitorRepo;
   feedback: FeedbackRepo;
@@ -78,6 +82,8 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     keys: appKeys(dialect),
     projectOptions: appProjectOptions(dialect),
     privacy: appPrivacy(dialect),
+    // Issue search (issue 35).
+    savedSearches: appSavedSearches(dialect),
     quotas: appQuotas(dialect),
     accounts: {
       users: appUsers(dialect),

@@ -308,6 +308,19 @@ export interface IssueActivityTable {
   date_created: number;
 }
 
+// Issue search (migrations sqlite/0014, postgres/0009): saved searches, per person or shared.
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  organization_id: number;
+  owner_id: number;
+  /** owner or organization (a CHECK constraint on both engines). */
+  visibility: string;
+  name: string;
+  query: string;
+  sort: string;
+  date_created: number;
+}
+
 // Cron monitors and user feedback (migrations sqlite/0019, postgres/0014).
 export interface MonitorsTable {
   id: Generated<number>;
@@ -487,6 +500,8 @@ export interface AppDatabase {
   issue_bookmarks: IssueBookmarksTable;
   issue_reviews: IssueReviewsTable;
   issue_activity: IssueActivityTable;
+  // Issue search (migrations sqlite/0014, postgres/0009): saved searches.
+  saved_searches: SavedSearchesTable;
   // Cron monitors and user feedback.
   monitors: MonitorsTable;
   monitor_checkins: MonitorCheckinsTable;

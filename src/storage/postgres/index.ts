@@ -37,6 +37,8 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     projectOptions: app.projectOptions,
     keyRates: sqlKeyRates(dialect),
     privacy: app.privacy,
+    // Issue search (issue 35).
+    savedSearches: app.savedSearches,
     // Quotas (issue 33 item 4).
     quotas: app.quotas,
     quotaCounts: postgresQuotaCounter(db),

@@ -1,10 +1,11 @@
-import { decodeCursor, encodeCursor } from "../cursor";
+import { encodeCursor } from "../cursor";
+import { issueListSql, postgresDialect } from "../issue-search-sql";
 import {
-  ISSUE_SORT_COLUMNS,
   SELECT_ISSUE,
+  stats14dBuckets,
+  stats14dWindow,
   stats24hBuckets,
   stats24hWindow,
-  splitIssueSearch,
   toIssue,
   type HourlyRow,
   type IssueRow,
@@ -12,7 +13,7 @@ import {
 import { expiredSnoozes, substatusFor } from "../issue-reopen";
 import { postgresIssueMerge } from "./issue-merge";
 import type { Issue, IssueQuery, IssueRepo, IssueWithStats, TagDistribution } from "../types";
-import { isId, type Param, type PgDb } from "./db";
+import { isId, type PgDb } from "./db";
 
 export function postgresIssues(db: PgDb): IssueRepo {
   async function getById(id: string): Promise<Issue | null> {
@@ -32,6 +33,17 @@ export function postgresIssues(db: PgDb): IssueRepo {
     return stats24hBuckets(issueIds, rows, firstHour);
   }
 
+  /** The 14 daily buckets of every listed issue (Sentry's 14d sparkline), in one query. */
+  async function stats14d(issueIds: number[], now: number): Promise<Map<number, number[]>> {
+    const { firstDay, lastDay } = stats14dWindow(now);
+    if (issueIds.length === 0) return new Map();
+    const rows = await db.query<HourlyRow>(
+      "SELECT issue_id, hour, count FROM issue_hourly WHERE issue_id = ANY($1::bigint[]) AND hour >= $2 AND hour < $3",
+      [issueIds, firstDay, lastDay + 86_400_000],
+    );
+    return stats14dBuckets(issueIds, rows, firstDay);
+  }
+
   async function facet(projectId: number, key: string): Promise<string[]> {
     const rows = await db.query<{ value: string }>(
       `SELECT t.value FROM issue_tags t JOIN issues i ON i.id = t.issue_id
@@ -48,39 +60,14 @@ export function postgresIssues(db: PgDb): IssueRepo {
     async query(query: IssueQuery) {
       const projectIds = query.projectIds.filter(isId).map(Number);
       if (projectIds.length === 0) return { items: [], nextCursor: null };
-      const column = ISSUE_SORT_COLUMNS[query.sort];
-      const params: Param[] = [projectIds];
-      const p = (value: Param) => `$${params.push(value)}`;
-      const where: string[] = ["i.project_id = ANY($1::bigint[])"];
-      if (query.status) where.push(`i.status = ${p(query.status)}`);
-      if (query.level) where.push(`i.level = ${p(query.level)}`);
-      if (query.firstRelease) where.push(`i.first_release = ${p(query.firstRelease)}`);
-      const tagFilters: [string, string][] = [];
-      if (query.release) tagFilters.push(["release", query.release]);
-      if (query.environment) tagFilters.push(["environment", query.environment]);
-      const { tags, phrase } = splitIssueSearch(query.text ?? "");
-      tagFilters.push(...tags);
-      if (phrase) {
-        const pattern = p(`%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-        where.push(`(i.title ILIKE ${pattern} OR i.culprit ILIKE ${pattern} OR (upper(p.slug) || '-' || i.seq) = upper(${p(phrase)}))`);
-      }
-      for (const [key, value] of tagFilters) {
-        where.push(`EXISTS (SELECT 1 FROM issue_tags t WHERE t.issue_id = i.id AND t.key = ${p(key)} AND t.value = ${p(value)})`);
-      }
-      const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-      if (cursor) {
-        const value = p(Number(cursor.value));
-        where.push(`(i.${column} < ${value} OR (i.${column} = ${value} AND i.id < ${p(Number(cursor.id))}))`);
-      }
-      const rows = await db.query<IssueRow>(
-        `${SELECT_ISSUE} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ${p(query.limit + 1)}`,
-        params,
-      );
+      const { sql, params } = issueListSql(query, projectIds, postgresDialect);
+      const rows = await db.query<IssueRow & { sort_value: number }>(sql, params);
       const page = rows.slice(0, query.limit);
       const stats = await stats24h(page.map((row) => row.id), query.now);
-      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)! }));
+      const daily = query.stats14d ? await stats14d(page.map((row) => row.id), query.now) : null;
+      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)!, ...(daily ? { stats14d: daily.get(row.id)! } : {}) }));
       const last = page.at(-1);
-      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last[column], id: last.id }) : null;
+      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last.sort_value, id: last.id }) : null;
       return { items, nextCursor };
     },
 
@@ -165,6 +152,18 @@ export function postgresIssues(db: PgDb): IssueRepo {
             .map((row) => ({ value: row.value, count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen })),
         }),
       );
+    },
+
+    async tagValues(issueId, key, page) {
+      if (!isId(issueId)) return { values: [], uniqueValues: 0 };
+      const id = Number(issueId);
+      const rows = await db.query<{ value: string; count: number; first_seen: number; last_seen: number }>(
+        `SELECT value, count, first_seen, last_seen FROM issue_tags WHERE issue_id = $1 AND key = $2
+         ORDER BY count DESC, value COLLATE "C" LIMIT $3 OFFSET $4`,
+        [id, key, page.limit, page.offset],
+      );
+      const [total] = await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM issue_tags WHERE issue_id = $1 AND key = $2", [id, key]);
+      return { values: rows.map((row) => ({ value: row.value, count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen })), uniqueValues: total?.n ?? 0 };
     },
 
     async facets(projectId) {

@@ -58,6 +58,8 @@ export function createSqliteStorage(dataDir: string, options: SqliteStorageOptio
     projectOptions: app.projectOptions,
     keyRates: memoryKeyRates(),
     privacy: app.privacy,
+    // Issue search (issue 35).
+    savedSearches: app.savedSearches,
     // Quotas (issue 33 item 4).
     quotas: app.quotas,
     quotaCounts: memoryQuotaCounter(),

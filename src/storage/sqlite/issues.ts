@@ -1,10 +1,11 @@
-import { decodeCursor, encodeCursor } from "../cursor";
+import { encodeCursor } from "../cursor";
+import { issueListSql, sqliteDialect, type SqlValue } from "../issue-search-sql";
 import {
-  ISSUE_SORT_COLUMNS,
   SELECT_ISSUE,
+  stats14dBuckets,
+  stats14dWindow,
   stats24hBuckets,
   stats24hWindow,
-  splitIssueSearch,
   toIssue,
   type HourlyRow,
   type IssueRow,
@@ -64,6 +65,11 @@ export function sqliteIssues(db: Db): IssueRepo {
   const topValues = db.prepare<[number, string, number], { value: string; count: number; first_seen: number; last_seen: number }>(
     "SELECT value, count, first_seen, last_seen FROM issue_tags WHERE issue_id = ? AND key = ? ORDER BY count DESC, value LIMIT ?",
   );
+  // Issue tag values (issue 35): a page of one key's values, and how many there are.
+  const valuesPage = db.prepare<[number, string, number, number], { value: string; count: number; first_seen: number; last_seen: number }>(
+    "SELECT value, count, first_seen, last_seen FROM issue_tags WHERE issue_id = ? AND key = ? ORDER BY count DESC, value LIMIT ? OFFSET ?",
+  );
+  const valueCount = db.prepare<[number, string], { n: number }>("SELECT COUNT(*) AS n FROM issue_tags WHERE issue_id = ? AND key = ?");
   const facetValues = db.prepare<[number, string], { value: string }>(
     `SELECT DISTINCT t.value FROM issue_tags t JOIN issues i ON i.id = t.issue_id
      WHERE i.project_id = ? AND t.key = ? ORDER BY t.value LIMIT 200`,
@@ -81,6 +87,18 @@ export function sqliteIssues(db: Db): IssueRepo {
     return stats24hBuckets(issueIds, rows, firstHour);
   }
 
+  /** The 14 daily buckets of every listed issue (Sentry's 14d sparkline), in one query. */
+  function stats14d(issueIds: number[], now: number): Map<number, number[]> {
+    const { firstDay, lastDay } = stats14dWindow(now);
+    if (issueIds.length === 0) return new Map();
+    const rows = db
+      .prepare<number[], HourlyRow>(
+        `SELECT issue_id, hour, count FROM issue_hourly WHERE issue_id IN (${issueIds.map(() => "?").join(", ")}) AND hour >= ? AND hour < ?`,
+      )
+      .all(...issueIds, firstDay, lastDay + 86_400_000);
+    return stats14dBuckets(issueIds, rows, firstDay);
+  }
+
   const mergeOps = sqliteIssueMerge(db);
 
   return {
@@ -92,50 +110,14 @@ export function sqliteIssues(db: Db): IssueRepo {
 
     async query(query: IssueQuery) {
       if (query.projectIds.length === 0) return { items: [], nextCursor: null };
-      const column = ISSUE_SORT_COLUMNS[query.sort];
-      const where: string[] = [`i.project_id IN (${query.projectIds.map(() => "?").join(", ")})`];
-      const params: (string | number)[] = query.projectIds.map(Number);
-      if (query.status) {
-        where.push("i.status = ?");
-        params.push(query.status);
-      }
-      if (query.level) {
-        where.push("i.level = ?");
-        params.push(query.level);
-      }
-      if (query.firstRelease) {
-        where.push("i.first_release = ?");
-        params.push(query.firstRelease);
-      }
-      const tagFilters: [string, string][] = [];
-      if (query.release) tagFilters.push(["release", query.release]);
-      if (query.environment) tagFilters.push(["environment", query.environment]);
-      const { tags, phrase } = splitIssueSearch(query.text ?? "");
-      tagFilters.push(...tags);
-      if (phrase) {
-        where.push("(i.title LIKE ? ESCAPE '\\' OR i.culprit LIKE ? ESCAPE '\\' OR (upper(p.slug) || '-' || i.seq) = upper(?))");
-        const pattern = `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        params.push(pattern, pattern, phrase);
-      }
-      for (const [key, value] of tagFilters) {
-        where.push("EXISTS (SELECT 1 FROM issue_tags t WHERE t.issue_id = i.id AND t.key = ? AND t.value = ?)");
-        params.push(key, value);
-      }
-      const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-      if (cursor) {
-        where.push(`(i.${column} < ? OR (i.${column} = ? AND i.id < ?))`);
-        params.push(cursor.value, cursor.value, cursor.id);
-      }
-      const rows = db
-        .prepare<(string | number)[], IssueRow>(
-          `${SELECT_ISSUE} WHERE ${where.join(" AND ")} ORDER BY i.${column} DESC, i.id DESC LIMIT ?`,
-        )
-        .all(...params, query.limit + 1);
+      const { sql, params } = issueListSql(query, query.projectIds.map(Number), sqliteDialect);
+      const rows = db.prepare<SqlValue[], IssueRow & { sort_value: number }>(sql).all(...params);
       const page = rows.slice(0, query.limit);
       const stats = stats24h(page.map((row) => row.id), query.now);
-      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)! }));
+      const daily = query.stats14d ? stats14d(page.map((row) => row.id), query.now) : null;
+      const items: IssueWithStats[] = page.map((row) => ({ ...toIssue(row), stats24h: stats.get(row.id)!, ...(daily ? { stats14d: daily.get(row.id)! } : {}) }));
       const last = page[page.length - 1];
-      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last[column], id: last.id }) : null;
+      const nextCursor = rows.length > query.limit && last ? encodeCursor({ value: last.sort_value, id: last.id }) : null;
       return { items, nextCursor };
     },
 
@@ -172,6 +154,13 @@ export function sqliteIssues(db: Db): IssueRepo {
           })),
         }),
       );
+    },
+
+    async tagValues(issueId, key, page) {
+      if (!/^\d+$/.test(issueId)) return { values: [], uniqueValues: 0 };
+      const id = Number(issueId);
+      const values = valuesPage.all(id, key, page.limit, page.offset).map((row) => ({ value: row.value, count: row.count, firstSeen: row.first_seen, lastSeen: row.last_seen }));
+      return { values, uniqueValues: valueCount.get(id, key)!.n };
     },
 
     async facets(projectId) {

@@ -23,21 +23,23 @@ const UPDATES: Record<string, Record<string, unknown>> = {
  * The issue list's bulk actions (issue workflow): the checked issues, or every issue matching the
  * list's filters ("all matching"), then resolve / unresolve / ignore / mark reviewed / bookmark /
  * assign / merge / delete. Everything from the browser is checked again: the session and scope, the
- * project against the person's projects, the filters and assignee by the API's parsers.
+ * projects against the person's projects, the filters and assignee by the API's parsers. `projectIds`:
+ * the projects the list shows (one or several, issue search).
  */
-export async function bulkIssueAction(organizationSlug: string, projectId: string, filters: Record<string, string>, _previous: ActionState, form: FormData): Promise<ActionState> {
+export async function bulkIssueAction(organizationSlug: string, projectIds: string[], filters: Record<string, string>, _previous: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const { storage } = getRuntime();
     const action = String(form.get("action") ?? "");
     const { access } = await actionAccess(organizationSlug, action === "delete" ? "event:admin" : "event:write");
-    const { project } = await loadWorkspace(storage, access, projectId);
-    if (!project) throw new AppError("not_found", "project not found");
+    const { projects: visible } = await loadWorkspace(storage, access);
+    const projects = visible.filter((project) => projectIds.includes(project.id));
+    if (projects.length === 0 || projects.length !== new Set(projectIds).size) throw new AppError("not_found", "project not found");
     const all = form.get("scope") === "all";
     const ids = all ? [] : form.getAll("id").map(String);
     if (!all && ids.length === 0) throw new AppError("bad_request", "Select issues first, or choose all issues matching the filters");
     const status = filters.status || "unresolved";
     const params = parseIssueListParams({ ...filters, status: status === "all" ? undefined : status });
-    const selected = await selectIssues(storage, [project], ids, params);
+    const selected = await selectIssues(storage, access, projects, ids, params);
     const actor = { user: access.principal.user, organization: access.organization };
     let message: string;
     if (action === "delete") {

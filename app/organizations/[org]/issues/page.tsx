@@ -3,27 +3,38 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { AppShell, issuesHref } from "@/components/app-shell";
-import { appErrorOf } from "@/components/app-error";
+import { appErrorOf, orNotFound } from "@/components/app-error";
 import { IssueFilters, type IssueFilterValues } from "@/components/issues/issue-filters";
 import { NoMatchingIssues, WaitingForEvents } from "@/components/issues/no-issues";
 import { IssueRow, issueGridClass } from "@/components/issues/issue-row";
 import { BULK_FORM_ID, IssueBulkActions } from "@/components/issues/bulk-actions";
 import { assigneeChoices } from "@/src/services/issues/issue-triage-view";
+import { ProjectPicker } from "@/components/issues/project-picker";
+import { SavedSearches } from "@/components/issues/saved-searches";
 import { KeyboardList } from "@/components/keyboard-list";
 import { firstValues, hrefWith, type RawSearchParams } from "@/components/search-params";
 import { buttonClass, Card, EmptyState } from "@/components/ui";
 import { LEVELS } from "@/src/processing/types";
 import { getRuntime } from "@/src/runtime";
-import { issueFacets, listIssues, parseIssueListParams } from "@/src/services/issues/list-issues";
+import { listIssues, parseIssueListParams } from "@/src/services/issues/list-issues";
+import { issueFacetsOf, issueProjectScope, type ProjectSelection } from "@/src/services/issues/issue-scope";
+import { listSavedSearches } from "@/src/services/issues/saved-searches";
 import { projectHasIssues } from "@/src/services/ui/project-summary";
 import { requireWorkspace } from "@/app/_lib/session";
-import type { IssueWithStats, Page, Project } from "@/src/model";
+import type { IssueWithStats, Page, Project, SavedSearch } from "@/src/model";
+import type { Access } from "@/src/services/accounts/access";
+import { deleteSearch, saveSearch } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Issues" };
 
 const FILTER_KEYS = ["query", "status", "level", "release", "environment", "sort"] as const;
 
+/**
+ * The issue list of one project (`?project=<id>`, the default: the first one), several
+ * (`?project=1&project=2` or `?project=1,2`), every project the person sees (`?project=-1`) or their
+ * teams' projects (`?project=mine`), with Sentry's search in the box.
+ */
 export default async function IssuesPage({
   params,
   searchParams,
@@ -32,16 +43,35 @@ export default async function IssuesPage({
   searchParams: Promise<RawSearchParams>;
 }) {
   const { org } = await params;
-  const search = firstValues(await searchParams);
-  const workspace = await requireWorkspace(org, hrefWith(`/organizations/${org}/issues`, search), search.project);
+  const raw = await searchParams;
+  const search = firstValues(raw);
+  const projectValues = (Array.isArray(raw.project) ? raw.project : raw.project ? [raw.project] : []).flatMap((value) => value.split(","));
+  const single = projectValues.length === 1 && /^\d+$/.test(projectValues[0]!) ? projectValues[0] : undefined;
+  const workspace = await requireWorkspace(org, hrefWith(`/organizations/${org}/issues`, search), single);
   const { organization, project } = workspace;
   const base = `/organizations/${organization.slug}/issues`;
   const now = requestNow();
+  const { storage } = getRuntime();
+  const scope =
+    projectValues.length === 0 || single
+      ? { projects: project ? [project] : [], selection: "some" as ProjectSelection }
+      : await orNotFound(() => issueProjectScope(storage, workspace.access, workspace.projects, projectValues));
 
   return (
     <AppShell workspace={workspace} active="issues" projectHref={(p) => issuesHref(organization.slug, p)}>
       {project ? (
-        <ProjectIssues project={project} organizationSlug={organization.slug} base={base} search={search} now={now} choices={await assigneeChoices(getRuntime().storage, organization)} />
+        <ProjectIssues
+          access={workspace.access}
+          allProjects={workspace.projects}
+          projects={scope.projects}
+          selection={scope.selection}
+          projectParam={single ?? projectValues.join(",") ?? ""}
+          organizationSlug={organization.slug}
+          base={base}
+          search={search}
+          now={now}
+          choices={await assigneeChoices(storage, organization)}
+        />
       ) : (
         <Card>
           <EmptyState title="This organization has no projects yet">
@@ -57,14 +87,22 @@ export default async function IssuesPage({
 }
 
 async function ProjectIssues({
-  project,
+  access,
+  allProjects,
+  projects,
+  selection,
+  projectParam,
   organizationSlug,
   base,
   search,
   now,
   choices,
 }: {
-  project: Project;
+  access: Access;
+  allProjects: Project[];
+  projects: Project[];
+  selection: ProjectSelection;
+  projectParam: string;
   organizationSlug: string;
   base: string;
   search: Record<string, string | undefined>;
@@ -80,15 +118,16 @@ async function ProjectIssues({
   let problem: string | null = null;
   try {
     const listParams = parseIssueListParams({ ...filters, status: status === "all" ? undefined : status, cursor: search.cursor });
-    page = await listIssues(storage, [project], listParams, now);
+    page = await listIssues(storage, access, projects, listParams, now);
   } catch (error) {
     const appError = appErrorOf(error);
     if (appError?.code !== "bad_request") throw error;
     problem = [appError.message, ...appError.causes].join(" — ");
   }
-  const facets = await issueFacets(storage, project);
+  const facets = await issueFacetsOf(storage, projects);
+  const savedSearches = await listSavedSearches(storage, access);
   const values = {
-    project: project.id,
+    project: projectParam,
     query: search.query ?? "",
     status,
     level: search.level ?? "",
@@ -96,31 +135,39 @@ async function ProjectIssues({
     environment: search.environment ?? "",
     sort: search.sort || "date",
   };
-  const keepParams = { project: project.id, ...filters };
-  const neverSeen = page.items.length === 0 && !problem && !(await projectHasIssues(storage, project.id, now));
+  const keepParams = { project: projectParam, ...filters };
+  const onlyProject = projects.length === 1 ? projects[0]! : null;
+  const neverSeen = onlyProject !== null && page.items.length === 0 && !problem && !(await projectHasIssues(storage, onlyProject.id, now));
   const filtered = FILTER_KEYS.some((key) => key !== "sort" && key !== "status" && search[key]) || status !== "unresolved";
+  const subtitle =
+    selection === "all" ? "All projects" : selection === "mine" ? "My projects" : projects.map((project) => project.name).join(", ") || "No projects";
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div>
           <h1 className="text-xl font-semibold">Issues</h1>
-          <p className="text-muted">
-            {project.name} <span className="font-mono text-xs text-subtle">· {project.slug}</span>
+          <p className="text-muted" data-testid="issue-scope">
+            {subtitle}
+            {onlyProject ? <span className="font-mono text-xs text-subtle"> · {onlyProject.slug}</span> : null}
           </p>
         </div>
-        <p className={neverSeen ? "hidden" : "hidden text-xs text-subtle md:block"}>
-          <kbd className="rounded border border-line px-1 font-mono">j</kbd> / <kbd className="rounded border border-line px-1 font-mono">k</kbd> to
-          move, <kbd className="rounded border border-line px-1 font-mono">Enter</kbd> to open
-        </p>
+        <div className="flex flex-wrap items-center gap-2">
+          <ProjectPicker action={base} projects={allProjects} selected={projects.map((project) => project.id)} selection={selection} keep={filters} />
+          <p className={neverSeen ? "hidden" : "hidden text-xs text-subtle md:block"}>
+            <kbd className="rounded border border-line px-1 font-mono">j</kbd> / <kbd className="rounded border border-line px-1 font-mono">k</kbd> to
+            move, <kbd className="rounded border border-line px-1 font-mono">Enter</kbd> to open
+          </p>
+        </div>
       </div>
-      {neverSeen ? (
+      {neverSeen && onlyProject ? (
         <Card>
-          <WaitingForEvents project={project} organizationSlug={organizationSlug} />
+          <WaitingForEvents project={onlyProject} organizationSlug={organizationSlug} />
         </Card>
       ) : (
         <IssueList
-          project={project}
+          project={onlyProject ?? projects[0] ?? null}
+          projectParam={projectParam}
           organizationSlug={organizationSlug}
           base={base}
           values={values}
@@ -131,12 +178,14 @@ async function ProjectIssues({
           filtered={filtered}
           cursor={search.cursor}
           now={now}
+          savedSearches={savedSearches}
+          userId={access.principal.user.id}
           bulk={
-            // Issue workflow: bulk actions over the checked rows or everything the filters match.
+            // Issue workflow: bulk actions over the checked rows or everything the filters match, in the shown projects.
             page.items.length > 0 ? (
               <IssueBulkActions
                 organizationSlug={organizationSlug}
-                projectId={project.id}
+                projectIds={projects.map((shown) => shown.id)}
                 filters={Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === "string"))}
                 choices={choices}
               />
@@ -150,6 +199,7 @@ async function ProjectIssues({
 
 function IssueList({
   project,
+  projectParam,
   organizationSlug,
   base,
   values,
@@ -160,9 +210,12 @@ function IssueList({
   filtered,
   cursor,
   now,
+  savedSearches,
+  userId,
   bulk,
 }: {
-  project: Project;
+  project: Project | null;
+  projectParam: string;
   organizationSlug: string;
   base: string;
   values: IssueFilterValues;
@@ -173,21 +226,35 @@ function IssueList({
   filtered: boolean;
   cursor: string | undefined;
   now: number;
+  savedSearches: SavedSearch[];
+  userId: string;
   bulk: ReactNode;
 }) {
   return (
     <>
       <IssueFilters key={JSON.stringify(values)} action={base} values={values} options={{ ...facets, levels: LEVELS }} />
       {problem ? (
-        <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-200">
-          <p className="font-medium">These filters could not be applied</p>
-          <p className="text-sm">{problem}</p>
-          <Link href={hrefWith(base, { project: project.id })} className="mt-1 inline-block text-sm underline">
+        <div id="issue-query-error" role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-200">
+          <p className="font-medium">This search could not be run</p>
+          <p className="text-sm" data-testid="issue-query-problem">
+            {problem}
+          </p>
+          <Link href={hrefWith(base, { project: projectParam })} className="mt-1 inline-block text-sm underline">
             Reset filters
           </Link>
         </div>
       ) : null}
       {bulk}
+      <SavedSearches
+        base={base}
+        projectParam={projectParam}
+        searches={savedSearches}
+        userId={userId}
+        query={values.query}
+        sort={values.sort}
+        save={saveSearch.bind(null, organizationSlug)}
+        remove={deleteSearch.bind(null, organizationSlug)}
+      />
       <Card className="overflow-hidden">
         <div className={`${issueGridClass} hidden border-b border-line bg-surface-2 px-4 py-2 text-xs font-semibold tracking-wide text-muted uppercase md:grid`}>
           <span>Issue</span>
@@ -203,7 +270,7 @@ function IssueList({
               ))}
             </ul>
           </KeyboardList>
-        ) : problem ? null : (
+        ) : problem || !project ? null : (
           <NoMatchingIssues project={project} base={base} filtered={filtered} status={values.status} />
         )}
       </Card>

@@ -6,11 +6,11 @@ import { bulkDeleteIssues, bulkUpdateIssues } from "@/src/api/routes/issue-bulk"
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes("/api/0/projects/{org}/{project}/issues/", {
-  GET: async (request, params, { runtime, access, principal }) => {
+  GET: async (request, params, { runtime, access }) => {
     const project = await projectInPath(runtime.storage, access, params.project);
-    return issueListResponse(request, access.organization, [project], principal.user.id);
+    return issueListResponse(request, access, [project], "project");
   },
   // Issue workflow: bulk changes.
-  PUT: async (request, params, context) => bulkUpdateIssues(request, [await projectInPath(context.runtime.storage, context.access, params.project)], context),
-  DELETE: async (request, params, context) => bulkDeleteIssues(request, [await projectInPath(context.runtime.storage, context.access, params.project)], context),
+  PUT: async (request, params, context) => bulkUpdateIssues(request, [await projectInPath(context.runtime.storage, context.access, params.project)], context, "project"),
+  DELETE: async (request, params, context) => bulkDeleteIssues(request, [await projectInPath(context.runtime.storage, context.access, params.project)], context, "project"),
 });
