@@ -35,10 +35,13 @@ describe("spanGroupsOf", () => {
       kind: "span_group", projectId: 7, traceId: TRACE_A, key: "", minEnd: NOW - 30, maxEnd: NOW - 10,
       ops: "\ndb\nhttp.server\n", segmentNames: "\n/checkout\n",
       segments: JSON.stringify([spans[0]]), spans: JSON.stringify([spans[2], spans[3]]),
+      // The segment's performance sample (ADR 0022): project, end, trace, span, name, op, duration, failed, …
+      samples: { segments: [[7, NOW - 10, TRACE_A, "0000000000000001", "/checkout", "http.server", 5, false, "", "", null]], vitals: [] },
     });
     assert.deepEqual({ ...b!, key: "" }, {
       kind: "span_group", projectId: 7, traceId: TRACE_B, key: "", minEnd: NOW - 20, maxEnd: NOW - 20,
       ops: "", segmentNames: "", segments: null, spans: JSON.stringify([spans[1]]),
+      samples: { segments: [], vitals: [] },
     });
   });
 
