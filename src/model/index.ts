@@ -19,3 +19,4 @@ export * from "./monitors";
 export * from "./feedback";
 export * from "./quotas";
 export * from "./alerts";
+export * from "./metric-alerts";
