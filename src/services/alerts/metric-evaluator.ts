@@ -39,8 +39,8 @@ export function toAlertAction(action: MetricAction): AlertAction {
   return { id: EMAIL_ACTION, targetType, targetIdentifier: action.targetIdentifier };
 }
 
-export function metricRuleUrl(publicUrl: string, organization: Organization, rule: MetricRule): string {
-  return `${publicUrl}/organizations/${organization.slug}/alerts/metric/${rule.id}/`;
+export function metricRuleUrl(publicUrl: string, organization: Organization, project: Project, rule: MetricRule): string {
+  return `${publicUrl}/organizations/${organization.slug}/alerts/${project.slug}/metric/${rule.id}/`;
 }
 
 function formatValue(rule: MetricRule, value: number): string {
@@ -63,7 +63,7 @@ export function metricMessage(publicUrl: string, context: { organization: Organi
     project: { id: project.id, slug: project.slug, name: project.name },
     issue: null,
     metric: { state, aggregate: rule.aggregate, value, threshold: trigger?.alertThreshold ?? rule.resolveThreshold, timeWindow: rule.timeWindow, thresholdType: rule.thresholdType },
-    url: metricRuleUrl(publicUrl, organization, rule),
+    url: metricRuleUrl(publicUrl, organization, project, rule),
     firedAt: now,
   };
 }
