@@ -19,7 +19,7 @@ const crosses = (rule: MetricRule, value: number, threshold: number) => (rule.th
 /**
  * The state after seeing `value`: the highest level whose threshold is crossed; with none crossed, an
  * active rule resolves once the value is back past resolveThreshold (or, without one, at once),
- * and otherwise stays as it is.
+ * and otherwise stays active — at the warning level when it has one.
  */
 export function nextState(rule: MetricRule, value: number): MetricRuleState {
   const critical = rule.triggers.find((t) => t.label === "critical");
@@ -30,7 +30,9 @@ export function nextState(rule: MetricRule, value: number): MetricRuleState {
   if (!active) return rule.state;
   if (rule.resolveThreshold === null) return "resolved";
   const recovered = rule.thresholdType === 0 ? value <= rule.resolveThreshold : value >= rule.resolveThreshold;
-  return recovered ? "resolved" : rule.state;
+  if (recovered) return "resolved";
+  // Back over the critical threshold but not yet resolved: a rule with a warning level steps down to it (as Sentry's).
+  return warning ? "warning" : rule.state;
 }
 
 export function toAlertAction(action: MetricAction): AlertAction {
