@@ -188,7 +188,7 @@ function harness(engine: "sqlite" | "postgres") {
         [{ ...base, triggers: [{ ...base.triggers[0], actions: [{ type: "webhook", targetIdentifier: "ftp://hooks.example/x" }] }] }, 400, /triggers\.0\.actions\.0\.targetIdentifier: must be an http:\/\/ or https:\/\/ URL, not ftp:/],
         [{ ...base, triggers: [{ ...base.triggers[0], actions: [{ type: "email", targetType: "team", targetIdentifier: "999999" }] }] }, 400, /triggers\.0\.actions\.0\.targetIdentifier: no team with id 999999/],
         [{ ...base, projects: [] }, 400, /projects: must name exactly one project slug/],
-        [{ ...base, projects: ["no-such-project"] }, 404, /projects: no project "no-such-project"/],
+        [{ ...base, projects: ["no-such-project"] }, 404, /projects: project "no-such-project" not found/],
       ];
       for (const [body, status, message] of cases) {
         const answer = await api("POST", "/api/0/organizations/default/alert-rules/", body);

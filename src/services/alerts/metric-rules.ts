@@ -22,7 +22,7 @@ export interface MetricRuleWithProject {
 export async function projectForInput(storage: Storage, access: Access, slug: string): Promise<Project> {
   const project = await storage.projects.getBySlug(access.organization.id, slug);
   // Like a path that names a project: one the caller may not see is answered as if it did not exist.
-  if (!project || !canSeeProject(access, project)) throw new AppError("not_found", `projects: no project "${slug}" in this organization`);
+  if (!project || !canSeeProject(access, project)) throw new AppError("not_found", `projects: project "${slug}" not found`);
   return project;
 }
 
