@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { createHmac, randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { startWebhookReceiver, waitFor, type ReceivedHook, type WebhookReceiver } from "../helpers/alert-receivers";
+import { legacyTransactionEnvelope } from "../helpers/perf-envelopes";
 import { freshSchema, postgresForTests, type TestSchema } from "../helpers/postgres";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -166,6 +167,43 @@ function harness(engine: "sqlite" | "postgres") {
       assert.equal(hooksAt(path).length, 2);
     },
 
+    async usersAndP95() {
+      const project = await createProject(`Users and p95 ${engine}`);
+      const key = new URL(project.dsn).username;
+      const usersPath = `/users-${engine}`;
+      const p95Path = `/p95-${engine}`;
+      await createRule({
+        name: "users", aggregate: "count_unique(user)", timeWindow: 5, thresholdType: 0, projects: [project.slug],
+        triggers: [{ label: "critical", alertThreshold: 2, actions: [{ type: "webhook", targetIdentifier: `${receiver.url}${usersPath}` }] }],
+      });
+      await createRule({
+        name: "slow", aggregate: "p95(transaction.duration)", timeWindow: 60, thresholdType: 0, projects: [project.slug],
+        triggers: [{ label: "critical", alertThreshold: 1500, actions: [{ type: "webhook", targetIdentifier: `${receiver.url}${p95Path}` }] }],
+      });
+      // Errors of users a, b, a, c: 3 distinct users > 2.
+      for (const user of ["a", "b", "a", "c"]) {
+        const message = `metric alert user error ${randomUUID()}`;
+        const response = await fetch(`${server.baseUrl}/api/${project.id}/store/?sentry_key=${key}&sentry_version=7`, {
+          method: "POST", headers: { "content-type": "application/json" },
+          body: JSON.stringify({ event_id: randomUUID().replaceAll("-", ""), message, fingerprint: [message], level: "error", platform: "node", user: { id: user }, timestamp: Date.now() / 1000 }),
+        });
+        assert.equal(response.status, 200, await response.text());
+      }
+      const users = await waitFor("the users webhook", () => hooksAt(usersPath)[0]);
+      assert.equal(metricOf(users).value, new Set(["a", "b", "a", "c"]).size);
+      // 20 transactions of 100…2000 ms: nearest-rank p95 is the 19th shortest.
+      const durations = Array.from({ length: 20 }, (_, i) => (i + 1) * 100);
+      const end = Math.floor(Date.now() / 1000) * 1000;
+      for (const duration of durations) {
+        const response = await fetch(`${server.baseUrl}/api/${project.id}/envelope/`, { method: "POST", body: legacyTransactionEnvelope(project.dsn, { name: "/checkout", duration, status: "ok", end }).body });
+        assert.equal(response.status, 200, await response.text());
+      }
+      const expected = [...durations].sort((a, b) => a - b)[Math.ceil(0.95 * durations.length) - 1]!;
+      const slow = await waitFor("the p95 webhook", () => hooksAt(p95Path)[0]);
+      assert.equal(slow.json.action, "critical");
+      assert.equal(metricOf(slow).value, expected);
+    },
+
     async refusesBadInput() {
       const project = await createProject(`Bad input ${engine}`);
       const base = {
@@ -212,6 +250,7 @@ describe("metric alerts on SQLite", () => {
   after(() => h.stop());
   it("fires critical on a crash-free session rate below 90 % and resolves at 95 %", () => h.crashFreeFiresAndResolves());
   it("warns at an error count above 2 and goes critical above 4", () => h.errorCountWarnsThenCrits());
+  it("fires on unique users of errors and on transaction p95", () => h.usersAndP95());
   it("refuses bad rule input naming the field, saving nothing", () => h.refusesBadInput());
 });
 
