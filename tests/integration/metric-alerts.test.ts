@@ -4,7 +4,7 @@
  * webhooks to a real HTTP receiver. A crash-free session rate rule goes critical and then resolves,
  * exactly one message each, with rates computed here from the sessions sent; an error count rule
  * goes warning then critical; bad input is refused naming the field, nothing saved. The crash-free
- * case runs on SQLite and PostgreSQL.
+ * and error count cases run on SQLite and on PostgreSQL, there with two processes on one database.
  */
 import assert from "node:assert/strict";
 import { createHmac, randomUUID } from "node:crypto";
@@ -36,6 +36,8 @@ const crashFree = (healthy: number, crashed: number) => (100 * healthy) / (healt
 
 function harness(engine: "sqlite" | "postgres") {
   let server: TestServer;
+  /** PostgreSQL: a second process on the same database runs the alert job too (one pass at a time, still one message per change). */
+  let second: TestServer | undefined;
   let schema: TestSchema | undefined;
   let receiver: WebhookReceiver;
 
@@ -91,9 +93,12 @@ function harness(engine: "sqlite" | "postgres") {
     async start() {
       if (engine === "postgres") schema = await freshSchema();
       receiver = await startWebhookReceiver();
-      server = await startServer({ ...(schema ? { DATABASE_URL: schema.url } : {}), ALERTS_INTERVAL_MS: "100", ALERTS_RETRY_BASE_MS: "200" });
+      const env = { ...(schema ? { DATABASE_URL: schema.url } : {}), ALERTS_INTERVAL_MS: "100", ALERTS_RETRY_BASE_MS: "200" };
+      server = await startServer(env);
+      if (schema) second = await startServer({ ...env, ALERTS_INTERVAL_MS: "30" }, { bootstrapOwner: false });
     },
     async stop() {
+      await second?.stop();
       await server?.stop();
       await receiver?.close();
       await schema?.drop();
@@ -165,6 +170,9 @@ function harness(engine: "sqlite" | "postgres") {
       assert.equal(metricOf(critical).value, 5);
       await settledIn(rule.id, "critical");
       assert.equal(hooksAt(path).length, 2);
+      // What was queued, sent or not: one row per change.
+      const log = await api("GET", `/api/0/organizations/default/alert-rules/${rule.id}/deliveries/`);
+      assert.equal((log.body as unknown[]).length, 2);
     },
 
     async usersAndP95() {
