@@ -1,9 +1,9 @@
 /** Metric alert rules and their state (issue 34 item 2), app data over Kysely. */
-import type { Selectable } from "kysely";
+import { sql, type Compilable, type Selectable } from "kysely";
 import type { MetricAggregate, MetricRule, MetricRuleFields, MetricRuleState, MetricTrigger } from "../../model";
-import type { MetricRuleRepo } from "../alert-types";
-import { deliveryOf, insertDeliveries } from "./alert-outbox";
-import { rowIdOf, type AppDialect } from "./dialect";
+import type { MetricRuleRepo, MetricStateChange, NewDelivery } from "../alert-types";
+import { deliveryOf } from "./alert-outbox";
+import { rowIdOf, type AppDialect, type AppQueries } from "./dialect";
 import type { MetricAlertRulesTable } from "./schema";
 
 /** pg_try_advisory_xact_lock key of the metric evaluation pass ("mtrc"). */
@@ -41,6 +41,31 @@ function columnsOf(fields: MetricRuleFields) {
     name: fields.name, aggregate: fields.aggregate, time_window: fields.timeWindow, threshold_type: fields.thresholdType,
     resolve_threshold: fields.resolveThreshold, environment: fields.environment, triggers: JSON.stringify(fields.triggers),
   };
+}
+
+/**
+ * A change's outbox rows, inserted only if its guarded state update took: a rule edited while the
+ * pass read it (its seq moved) gets neither the change nor a message about its old definition.
+ * Values are cast so PostgreSQL types the parameters of the SELECT list.
+ */
+function insertIfChanged(q: AppQueries, change: MetricStateChange, deliveries: NewDelivery[], now: number): Compilable[] {
+  const int = (value: number) => sql<number>`CAST(${value} AS BIGINT)`;
+  const text = (value: string) => sql<string>`CAST(${value} AS TEXT)`;
+  return deliveries.map((d) =>
+    q.insertInto("alert_deliveries")
+      .columns(["rule_id", "project_id", "issue_id", "kind", "channel", "target", "payload", "dedupe_key", "next_attempt_at", "date_created", "metric_rule_id"])
+      .expression(
+        q.selectFrom("metric_alert_rules")
+          .select([
+            sql<null>`CAST(NULL AS BIGINT)`.as("rule_id"), int(rowIdOf(d.projectId)).as("project_id"), sql<null>`CAST(NULL AS BIGINT)`.as("issue_id"),
+            text(d.kind).as("kind"), text(d.channel).as("channel"), text(d.target).as("target"),
+            text(JSON.stringify({ format: d.format, message: d.message })).as("payload"), text(d.dedupeKey).as("dedupe_key"),
+            int(now).as("next_attempt_at"), int(now).as("date_created"), int(rowIdOf(change.ruleId)).as("metric_rule_id"),
+          ])
+          .where("id", "=", rowIdOf(change.ruleId)).where("state_seq", "=", change.fromSeq + 1).where("state_changed", "=", change.at),
+      )
+      .onConflict((c) => c.column("dedupe_key").doNothing()),
+  );
 }
 
 export function appMetricRules(dialect: AppDialect): MetricRuleRepo {
@@ -97,7 +122,8 @@ export function appMetricRules(dialect: AppDialect): MetricRuleRepo {
           ...(outcome.evaluated.length > 0
             ? [q.updateTable("metric_alert_rules").set({ last_evaluated: now }).where("id", "in", outcome.evaluated.map(rowIdOf))]
             : []),
-          ...insertDeliveries(q, outcome.deliveries, now),
+          ...outcome.changes.flatMap((change) =>
+            insertIfChanged(q, change, outcome.deliveries.filter((d) => d.metricRuleId === change.ruleId), now)),
         ];
         return { result: rules.length, statements };
       });
