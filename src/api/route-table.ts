@@ -30,6 +30,10 @@ export type RouteRule =
 const RELEASE_READ = ["project:read", "project:releases"] as const satisfies readonly Scope[];
 const RELEASE_WRITE = ["project:releases", "project:write"] as const satisfies readonly Scope[];
 
+// Sentry's OrganizationAlertRulePermission: reads with org:read or alerts:read, changes with org:write or alerts:write.
+const ALERT_READ = ["org:read", "alerts:read"] as const satisfies readonly Scope[];
+const ALERT_WRITE = ["org:write", "alerts:write"] as const satisfies readonly Scope[];
+
 export const ROUTES = {
   // sentry-cli's `info` and every command's token check: who the token belongs to and its scopes.
   "GET /api/0/": { level: "user", scope: null },
@@ -138,6 +142,13 @@ export const ROUTES = {
   "GET /api/0/organizations/{org}/issues/{issueId}/alert-snooze/": { level: "organization", scope: "event:read" },
   "POST /api/0/organizations/{org}/issues/{issueId}/alert-snooze/": { level: "organization", scope: "event:write" },
   "DELETE /api/0/organizations/{org}/issues/{issueId}/alert-snooze/": { level: "organization", scope: "event:write" },
+  // Metric alerts (issue 34 item 2): Sentry's organisation alert-rule routes and permission.
+  "GET /api/0/organizations/{org}/alert-rules/": { level: "organization", scope: ALERT_READ },
+  "POST /api/0/organizations/{org}/alert-rules/": { level: "organization", scope: ALERT_WRITE },
+  "GET /api/0/organizations/{org}/alert-rules/{ruleId}/": { level: "organization", scope: ALERT_READ },
+  "PUT /api/0/organizations/{org}/alert-rules/{ruleId}/": { level: "organization", scope: ALERT_WRITE },
+  "DELETE /api/0/organizations/{org}/alert-rules/{ruleId}/": { level: "organization", scope: ALERT_WRITE },
+  "GET /api/0/organizations/{org}/alert-rules/{ruleId}/deliveries/": { level: "organization", scope: ALERT_READ },
   "GET /api/0/api-tokens/": { level: "user", scope: null },
   // A token cannot mint tokens (as in Sentry): a leaked token must not be able to outlive its revocation.
   "POST /api/0/api-tokens/": { level: "user", scope: null, sessionOnly: true },

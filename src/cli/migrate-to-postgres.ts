@@ -76,6 +76,8 @@ const TABLES: TableCopy[] = [
   { table: "alert_issue_feed", orderBy: "id" },
   // Issue search: saved searches.
   { table: "saved_searches", orderBy: "id" },
+  // Metric alerts (issue 34 item 2): rules with their state.
+  { table: "metric_alert_rules", orderBy: "id" },
   { table: "issues", orderBy: "id" },
   { table: "issue_users", orderBy: "issue_id, user_key" },
   { table: "issue_hourly", orderBy: "issue_id, hour" },
@@ -104,6 +106,8 @@ const IDENTITY_TABLES = [
   "releases", "repositories", "deploys", "artifact_bundles", "release_files",
   // Alerts (issue 34).
   "alert_rules", "alert_deliveries", "alert_issue_feed",
+  // Metric alerts (issue 34 item 2).
+  "metric_alert_rules",
 ];
 
 /** Every artifact byte the rows name: SQLite keeps them as files (DATA_DIR/blobs), PostgreSQL in artifact_blobs. */

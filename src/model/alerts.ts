@@ -77,7 +77,7 @@ export type DeliveryChannel = "email" | "webhook";
 
 /** What a message says, frozen when the rule fired (the outbox row's payload). */
 export interface AlertMessage {
-  kind: "issue" | "test";
+  kind: "issue" | "test" | "metric";
   /** Why it fired, in words: "New issue", "Regression", "Seen more than 10 times in 1h". */
   trigger: string;
   rule: { id: string; name: string } | null;
@@ -99,6 +99,8 @@ export interface AlertMessage {
     /** Link to the issue in Periscope (PUBLIC_URL). */
     url: string;
   } | null;
+  /** Metric alerts: the rule's new state and the value that moved it. */
+  metric?: { state: "warning" | "critical" | "resolved"; aggregate: string; value: number; threshold: number | null; timeWindow: number; thresholdType: 0 | 1 };
   /** Where the message points: the issue, or the rule's page for a test. */
   url: string;
   /** When the rule fired (or the test was asked for). */
@@ -110,7 +112,9 @@ export interface AlertDelivery {
   ruleId: string | null;
   projectId: string;
   issueId: string | null;
-  kind: "issue" | "test";
+  kind: "issue" | "test" | "metric";
+  /** The metric alert rule of a "metric" delivery (ruleId is an issue rule's). */
+  metricRuleId: string | null;
   channel: DeliveryChannel;
   /** Email address or webhook URL. */
   target: string;

@@ -23,3 +23,4 @@ export * from "./monitors";
 export * from "./feedback";
 export * from "./quotas";
 export * from "./alerts";
+export * from "./metric-alerts";

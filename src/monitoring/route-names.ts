@@ -114,6 +114,11 @@ export const ROUTE_PATTERNS = [
   "/api/0/projects/:org/:project/rules/:ruleId/deliveries",
   "/api/0/projects/:org/:project/rules/:ruleId/snooze",
   "/api/0/projects/:org/:project/rules/:ruleId/test",
+  // Metric alerts (issue 34 item 2).
+  "/organizations/:org/alerts/:project/metric/:ruleId",
+  "/api/0/organizations/:org/alert-rules",
+  "/api/0/organizations/:org/alert-rules/:ruleId",
+  "/api/0/organizations/:org/alert-rules/:ruleId/deliveries",
 ] as const;
 
 const PATTERNS = ROUTE_PATTERNS.map((pattern) => pattern.split("/").slice(1));

@@ -3,13 +3,15 @@
  * issue feed is written by each engine's ingest commit and read here; the outbox holds every
  * message until it is sent or given up on.
  */
-import type { AlertDelivery, AlertMessage, AlertRule, AlertRuleFields, DeliveryChannel, IssueFeedEntry, WebhookFormat } from "../model";
+import type { AlertDelivery, AlertMessage, AlertRule, AlertRuleFields, DeliveryChannel, IssueFeedEntry, MetricRule, MetricRuleFields, MetricRuleState, WebhookFormat } from "../model";
 
 export interface NewDelivery {
   ruleId: string | null;
   projectId: string;
   issueId: string | null;
-  kind: "issue" | "test";
+  kind: "issue" | "test" | "metric";
+  /** Metric alerts: the metric rule (ruleId null). */
+  metricRuleId?: string | null;
   channel: DeliveryChannel;
   target: string;
   format: WebhookFormat | null;
@@ -49,6 +51,8 @@ export interface AlertFeedRepo {
   windowCount(issueId: string, since: number, upToId: string): Promise<number>;
   /** Distinct users of the same entries. */
   windowUsers(issueId: string, since: number, upToId: string): Promise<Set<string>>;
+  /** Metric alerts: the project's entries committed since `since` (error count and users of a window). */
+  projectEntries(projectId: string, since: number): Promise<{ count: number; users: string[]; tags: [string, string][] }[]>;
   /** Entries not evaluated yet (the job's backlog). */
   pending(): Promise<number>;
   /** Drops evaluated entries committed before `before`. */
@@ -82,7 +86,43 @@ export interface AlertSettingsRepo {
   setEmail(userId: string, projectId: string, on: boolean): Promise<void>;
 }
 
+// Metric alerts (issue 34 item 2).
+/** A metric rule's state change decided by one pass, written with its deliveries in one transaction. */
+export interface MetricStateChange {
+  ruleId: string;
+  state: MetricRuleState;
+  /** The seq the rule had when read: the write is skipped if it moved meanwhile. */
+  fromSeq: number;
+  value: number;
+  at: number;
+}
+
+export interface MetricOutcome {
+  changes: MetricStateChange[];
+  /** Rules looked at without a change (last_evaluated). */
+  evaluated: string[];
+  deliveries: NewDelivery[];
+}
+
+export interface MetricRuleRepo {
+  create(organizationId: string, projectId: string, fields: MetricRuleFields, options: { signingSecret: string; createdBy: string | null; now: number }): Promise<MetricRule>;
+  /** The organisation's rules, of these projects when given. */
+  list(organizationId: string, projectIds?: string[]): Promise<MetricRule[]>;
+  get(organizationId: string, ruleId: string): Promise<MetricRule | null>;
+  /** Replaces the fields; a changed rule starts again from ok. */
+  update(organizationId: string, ruleId: string, fields: MetricRuleFields, now: number): Promise<MetricRule | null>;
+  remove(organizationId: string, ruleId: string): Promise<boolean>;
+  /**
+   * One evaluation pass over every rule, one process at a time (PostgreSQL: an advisory lock):
+   * `decide` gets the rules as stored and returns their changes and messages, written in one
+   * transaction. Resolves with the rules looked at, or null when another process holds the pass.
+   */
+  evaluate(decide: (rules: MetricRule[]) => Promise<MetricOutcome>): Promise<number | null>;
+  listDeliveries(ruleId: string, limit: number): Promise<AlertDelivery[]>;
+}
+
 export interface AlertStore {
+  metricRules: MetricRuleRepo;
   rules: AlertRuleRepo;
   feed: AlertFeedRepo;
   outbox: AlertOutboxRepo;

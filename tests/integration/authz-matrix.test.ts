@@ -214,6 +214,16 @@ const throwawayRule = async (): Promise<Record<string, string>> => {
   assert.equal(answer.status, 201, JSON.stringify(answer.body));
   return { org: "default", project: "alpha-app", ruleId: (answer.body as { id: string }).id };
 };
+// Metric alerts (issue 34 item 2): a throwaway rule of alpha's project per call.
+const METRIC_RULE_BODY = {
+  name: "matrix metric", aggregate: "count()", timeWindow: 60, thresholdType: 0, projects: ["alpha-app"],
+  triggers: [{ label: "critical", alertThreshold: 1000000, actions: [{ type: "webhook", targetIdentifier: "http://127.0.0.1:9/hook" }] }],
+};
+const throwawayMetricRule = async (): Promise<Record<string, string>> => {
+  const answer = await request(server, fixture.ownerToken, "POST", "/api/0/organizations/default/alert-rules/", METRIC_RULE_BODY);
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  return { org: "default", ruleId: (answer.body as { id: string }).id };
+};
 const ruleNames = (body: unknown) => (body as { name: string }[]).map((rule) => rule.name);
 /** A personal saved search of the caller's (id 0 for anonymous callers, who never reach it). */
 const ownSearch = async (principal: Principal): Promise<Record<string, string>> => {
@@ -588,6 +598,31 @@ const CASES: Record<RouteKey, RouteCase> = {
   },
   "GET /api/0/projects/{org}/{project}/rules/{ruleId}/deliveries/": {
     success: 200, alphaBound: true, params: () => throwawayRule(),
+    check: (answer) => assert.deepStrictEqual(answer.body, []),
+  },
+  // Metric alerts (issue 34 item 2).
+  "GET /api/0/organizations/{org}/alert-rules/": {
+    success: 200, alphaBound: false, params: () => ({ org: "default" }),
+    check: (answer) => assert.ok(Array.isArray(answer.body)),
+  },
+  "POST /api/0/organizations/{org}/alert-rules/": {
+    success: 201, alphaBound: true, params: () => ({ org: "default" }), body: (n) => ({ ...METRIC_RULE_BODY, name: `matrix metric ${n}` }),
+    check: (answer) => assert.match((answer.body as { name: string }).name, /^matrix metric \d+$/),
+  },
+  "GET /api/0/organizations/{org}/alert-rules/{ruleId}/": {
+    success: 200, alphaBound: true, params: () => throwawayMetricRule(),
+    check: (answer) => assert.equal((answer.body as { state: string }).state, "ok"),
+  },
+  "PUT /api/0/organizations/{org}/alert-rules/{ruleId}/": {
+    success: 200, alphaBound: true, params: () => throwawayMetricRule(), body: (n) => ({ ...METRIC_RULE_BODY, name: `matrix metric renamed ${n}` }),
+    check: (answer) => assert.match((answer.body as { name: string }).name, /^matrix metric renamed \d+$/),
+  },
+  "DELETE /api/0/organizations/{org}/alert-rules/{ruleId}/": {
+    success: 202, alphaBound: true, params: () => throwawayMetricRule(),
+    check: (answer) => assert.equal(answer.body, null),
+  },
+  "GET /api/0/organizations/{org}/alert-rules/{ruleId}/deliveries/": {
+    success: 200, alphaBound: true, params: () => throwawayMetricRule(),
     check: (answer) => assert.deepStrictEqual(answer.body, []),
   },
   "GET /api/0/organizations/{org}/issues/{issueId}/alert-snooze/": {

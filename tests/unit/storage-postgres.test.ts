@@ -3,6 +3,8 @@ import { describe, it } from "node:test";
 import pg from "pg";
 import { accountsContract } from "../contract/accounts-suite";
 import { alertsContract } from "../contract/alerts-suite";
+// Metric alerts (issue 34 item 2).
+import { metricAlertsContract } from "../contract/metric-alerts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
 import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
@@ -56,6 +58,7 @@ if (await postgresForTests("storage contract: postgres")) {
   // A second storage on the same schema stands for a second process.
   monitorContract("postgres", postgres, { second: (storage) => createPostgresStorage({ url: schemas.get(storage)!.url, poolSize: 2 }) });
   alertsContract("postgres", postgres);
+  metricAlertsContract("postgres", postgres);
 }
 
 if (await postgresForTests("postgres engine specifics")) {

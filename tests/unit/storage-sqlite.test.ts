@@ -8,6 +8,8 @@ import { eventItem } from "../../src/items/event";
 import { ensureDefaults } from "../../src/services/projects/ensure-defaults";
 import { accountsContract } from "../contract/accounts-suite";
 import { alertsContract } from "../contract/alerts-suite";
+// Metric alerts (issue 34 item 2).
+import { metricAlertsContract } from "../contract/metric-alerts-suite";
 import { keyControlsContract } from "../contract/key-controls-suite";
 import { quotasContract } from "../contract/quotas-suite";
 import { privacyContract } from "../contract/privacy-suite";
@@ -63,6 +65,7 @@ for (const [name, commitThread] of [["sqlite", false], ["sqlite, commit thread",
   quotasContract(name, sqlite(commitThread));
   privacyContract(name, sqlite(commitThread));
   alertsContract(name, sqlite(commitThread));
+  metricAlertsContract(name, sqlite(commitThread));
 }
 // Every commit merges its events into issue_events (issue-events.ts); above, none does within a test.
 storageContract("sqlite, issue events merged at once", sqlite(false, 0));

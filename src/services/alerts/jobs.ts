@@ -10,6 +10,7 @@ import type { Logger } from "../../logger";
 import type { Storage } from "../../storage/types";
 import { smtpMailer } from "./channels/email";
 import { decide } from "./evaluator";
+import { decideMetrics } from "./metric-evaluator";
 import { sendDue } from "./sender";
 
 const EVALUATE_BATCH = 500;
@@ -51,6 +52,8 @@ export function startAlertJobs(options: {
       const looked = await storage.alerts.feed.evaluate(EVALUATE_BATCH, (entries) => decide(storage, options.publicUrl(), entries, Date.now()));
       if (looked === null || looked < EVALUATE_BATCH || stopped) break;
     }
+    // Metric alerts: every rule's window, once per round, by one process at a time.
+    if (!stopped) await storage.alerts.metricRules.evaluate((rules) => decideMetrics(storage, options.publicUrl(), rules, Date.now()));
     while (!stopped && (await sendDue({ storage, config, mailer })) > 0);
     if (Date.now() - expiredAt > EXPIRE_EVERY_MS) {
       expiredAt = Date.now();

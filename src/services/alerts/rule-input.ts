@@ -32,7 +32,7 @@ const filter = z.discriminatedUnion("id", [
 ], { error: `unknown filter id (known: ${[LEVEL_FILTER, TAGGED_EVENT_FILTER, EVENT_ATTRIBUTE_FILTER].join(", ")})` });
 
 /** Only http(s) webhooks: a file:, javascript: or gopher: URL is refused, not stored. */
-const webhookUrl = z.string().max(2000, "must be at most 2000 characters").superRefine((value, ctx) => {
+export const webhookUrl = z.string().max(2000, "must be at most 2000 characters").superRefine((value, ctx) => {
   let url: URL;
   try {
     url = new URL(value);

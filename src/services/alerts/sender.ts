@@ -31,9 +31,17 @@ async function sendOne(deps: SenderDeps, delivery: AlertDelivery): Promise<void>
     await deps.mailer.send(delivery.target, delivery.message);
     return;
   }
-  const rule = delivery.ruleId === null ? null : await deps.storage.alerts.rules.get(delivery.projectId, delivery.ruleId);
+  const rule = delivery.metricRuleId !== null
+    ? await metricRuleOf(deps.storage, delivery.projectId, delivery.metricRuleId)
+    : delivery.ruleId === null ? null : await deps.storage.alerts.rules.get(delivery.projectId, delivery.ruleId);
   if (!rule) throw new Error("the rule was deleted, so there is no secret to sign the webhook with");
   await postWebhook({ id: delivery.id, target: delivery.target, format: delivery.format ?? "json", message: delivery.message }, rule.signingSecret, deps.config.webhookTimeoutMs);
+}
+
+/** A metric rule's signing secret: the rule is the organisation's, found through the delivery's project. */
+async function metricRuleOf(storage: Storage, projectId: string, ruleId: string): Promise<{ signingSecret: string } | null> {
+  const project = await storage.projects.getById(projectId);
+  return project ? storage.alerts.metricRules.get(project.organizationId, ruleId) : null;
 }
 
 /** Why a send failed, in one line for the delivery log. */

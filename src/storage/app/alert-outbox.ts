@@ -13,14 +13,15 @@ interface StoredPayload {
   message: AlertMessage;
 }
 
-function deliveryOf(row: Selectable<AlertDeliveriesTable>): AlertDelivery {
+export function deliveryOf(row: Selectable<AlertDeliveriesTable>): AlertDelivery {
   const payload = JSON.parse(row.payload) as StoredPayload;
   return {
     id: String(row.id),
     ruleId: row.rule_id === null ? null : String(row.rule_id),
     projectId: String(row.project_id),
     issueId: row.issue_id === null ? null : String(row.issue_id),
-    kind: row.kind === "test" ? "test" : "issue",
+    kind: row.kind === "test" ? "test" : row.kind === "metric" ? "metric" : "issue",
+    metricRuleId: row.metric_rule_id === null ? null : String(row.metric_rule_id),
     channel: row.channel === "email" ? "email" : "webhook",
     target: row.target,
     format: payload.format,
@@ -34,7 +35,7 @@ function deliveryOf(row: Selectable<AlertDeliveriesTable>): AlertDelivery {
   };
 }
 
-function insertDeliveries(db: AppQueries, deliveries: NewDelivery[], now: number): Compilable[] {
+export function insertDeliveries(db: AppQueries, deliveries: NewDelivery[], now: number): Compilable[] {
   return deliveries.map((d) =>
     db
       .insertInto("alert_deliveries")
@@ -43,6 +44,7 @@ function insertDeliveries(db: AppQueries, deliveries: NewDelivery[], now: number
         issue_id: d.issueId === null ? null : rowIdOf(d.issueId), kind: d.kind, channel: d.channel, target: d.target,
         payload: JSON.stringify({ format: d.format, message: d.message } satisfies StoredPayload),
         dedupe_key: d.dedupeKey, next_attempt_at: now, date_created: now,
+        ...(d.metricRuleId ? { metric_rule_id: rowIdOf(d.metricRuleId) } : {}),
       })
       .onConflict((c) => c.column("dedupe_key").doNothing()),
   );
@@ -85,6 +87,11 @@ export function appAlertFeed(dialect: AppDialect): AlertFeedRepo {
       const users = new Set<string>();
       for (const row of rows) for (const user of JSON.parse(row.users) as string[]) users.add(user);
       return users;
+    },
+    async projectEntries(projectId, since) {
+      const rows = await db.selectFrom("alert_issue_feed").select(["count", "users", "tags"])
+        .where("project_id", "=", rowIdOf(projectId)).where("committed", ">=", since).execute();
+      return rows.map((row) => ({ count: Number(row.count), users: JSON.parse(row.users) as string[], tags: JSON.parse(row.tags) as [string, string][] }));
     },
     async pending() {
       const row = await db.selectFrom("alert_issue_feed").select((eb) => eb.fn.countAll<number>().as("n")).where("evaluated", "=", 0).executeTakeFirst();

@@ -20,6 +20,8 @@ import type { AlertStore } from "../alert-types";
 import { appAlertFeed, appAlertOutbox } from "./alert-outbox";
 import { appAlertRules, appAlertSettings } from "./alert-rules";
 import { appSavedSearches } from "./saved-searches";
+// Metric alerts (issue 34 item 2).
+import { appMetricRules } from "./metric-alert-rules";
 import { appArtifacts } from "./artifacts";
 import { appAudit } from "./audit";
 import type { BlobStore } from "./blobs";
@@ -76,7 +78,7 @@ export function appData(dialect: AppDialect, blobs: BlobStore): AppData {
     feedback: appFeedback(dialect),
     issueTriage: appIssueTriage(dialect),
     // Alerts (issue 34).
-    alerts: { rules: appAlertRules(dialect), feed: appAlertFeed(dialect), outbox: appAlertOutbox(dialect), settings: appAlertSettings(dialect) },
+    alerts: { rules: appAlertRules(dialect), feed: appAlertFeed(dialect), outbox: appAlertOutbox(dialect), settings: appAlertSettings(dialect), metricRules: appMetricRules(dialect) },
     organizations: appOrganizations(dialect),
     projects: appProjects(dialect),
     keys: appKeys(dialect),

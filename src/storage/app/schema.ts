@@ -450,6 +450,8 @@ export interface AlertDeliveriesTable {
   last_error: string | null;
   date_created: number;
   date_sent: number | null;
+  /** Metric alerts (sqlite/0020, postgres/0015): the metric rule a delivery belongs to. */
+  metric_rule_id: Generated<number | null>;
 }
 
 export interface AlertIssueSnoozesTable {
@@ -513,4 +515,32 @@ export interface AppDatabase {
   alert_deliveries: AlertDeliveriesTable;
   alert_issue_snoozes: AlertIssueSnoozesTable;
   alert_user_settings: AlertUserSettingsTable;
+  // Metric alerts (issue 34 item 2).
+  metric_alert_rules: MetricAlertRulesTable;
+}
+
+// Metric alerts (issue 34 item 2; migrations sqlite/0020, postgres/0015).
+export interface MetricAlertRulesTable {
+  id: Generated<number>;
+  organization_id: number;
+  project_id: number;
+  name: string;
+  aggregate: string;
+  /** Minutes. */
+  time_window: number;
+  /** 0 above, 1 below (Sentry's thresholdType). */
+  threshold_type: number;
+  resolve_threshold: number | null;
+  environment: string | null;
+  /** JSON array of MetricTrigger. */
+  triggers: string;
+  signing_secret: string;
+  state: Generated<string>;
+  state_seq: Generated<number>;
+  state_value: number | null;
+  state_changed: number | null;
+  last_evaluated: number | null;
+  created_by: number | null;
+  date_created: number;
+  date_updated: number;
 }

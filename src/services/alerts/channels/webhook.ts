@@ -23,7 +23,7 @@ export async function postWebhook(
     headers: {
       "Content-Type": "application/json",
       "User-Agent": "Periscope-Alerts",
-      "Sentry-Hook-Resource": "event_alert",
+      "Sentry-Hook-Resource": delivery.message.kind === "metric" ? "metric_alert" : "event_alert",
       "Sentry-Hook-Timestamp": String(Math.floor(Date.now() / 1000)),
       "Sentry-Hook-Signature": signatureOf(secret, body),
       "X-Periscope-Delivery": delivery.id,

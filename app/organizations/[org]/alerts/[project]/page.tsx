@@ -11,6 +11,8 @@ import { hasScope } from "@/src/services/accounts/access";
 import { emailOnFor } from "@/src/services/alerts/deliveries";
 import { describeRule } from "@/src/services/alerts/rule-form";
 import { listRules } from "@/src/services/alerts/rules";
+import { describeMetricRule, STATE_TONES } from "@/src/services/alerts/metric-form";
+import { listMetricRules } from "@/src/services/alerts/metric-rules";
 import { setMyEmailAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -29,6 +31,9 @@ export default async function ProjectAlertsPage({ params }: Props) {
   const rules = await listRules(storage, project);
   const emailOn = await emailOnFor(storage, workspace.access.principal.user.id, project);
   const canWrite = hasScope(workspace.access, "project:write");
+  // Metric alerts (issue 34 item 2).
+  const metricRules = await listMetricRules(storage, workspace.access, [project.id]);
+  const canWriteMetric = hasScope(workspace.access, ["org:write", "alerts:write"]);
   return (
     <AppShell workspace={workspace} active="alerts" projectHref={(p) => `/organizations/${slug}/alerts/${p.slug}`}>
       <div className="mx-auto max-w-4xl space-y-8">
@@ -68,6 +73,29 @@ export default async function ProjectAlertsPage({ params }: Props) {
                   </li>
                 );
               })}
+            </ul>
+          )}
+        </Section>
+        <Section
+          title="Metric alerts"
+          id="metric-rules"
+          aside={canWriteMetric ? <Link href={`${base}/metric/new`} className={buttonClass.secondary}>New metric alert</Link> : null}
+        >
+          {metricRules.length === 0 ? (
+            <EmptyState title="No metric alerts">Watch error counts, users, crash-free sessions or p95 durations over a window.</EmptyState>
+          ) : (
+            <ul className="space-y-2" data-testid="metric-rules">
+              {metricRules.map(({ rule }) => (
+                <li key={rule.id}>
+                  <Card className="p-4">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <Link href={`${base}/metric/${rule.id}`} className="font-medium hover:underline">{rule.name}</Link>
+                      <Pill tone={STATE_TONES[rule.state]}>{rule.state}</Pill>
+                    </div>
+                    <p className="mt-1 text-sm text-muted">{describeMetricRule(rule)}.</p>
+                  </Card>
+                </li>
+              ))}
             </ul>
           )}
         </Section>
