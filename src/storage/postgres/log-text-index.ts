@@ -37,6 +37,9 @@ export async function ensureLogTextIndex(db: PgDb): Promise<LogTextIndex> {
       }
     }
     const [extension] = await tx.query<{ schema: string }>("SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'pg_trgm'");
+    // On an installation with logs already stored this reads them all once (the first start after
+    // upgrading; log commits wait for it): no statement timeout.
+    await tx.query("SET LOCAL statement_timeout = 0");
     // regnamespace's text is already quoted where it needs to be.
     await tx.query(`CREATE INDEX IF NOT EXISTS ${LOG_TEXT_INDEX} ON logs USING gin (body ${extension!.schema}.gin_trgm_ops)`);
     return { trigram: true };
