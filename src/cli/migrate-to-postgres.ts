@@ -4,11 +4,13 @@
  * Copies a whole SQLite installation into an empty PostgreSQL database: every table in dependency
  * order (app data first, then telemetry), in batches, keeping ids (identity sequences are moved past
  * them afterwards), printing progress; day partitions are created as the rows need them. At the end
- * the row count of every table is compared and the command fails on any difference.
+ * the row count of every table is compared and the command fails on any difference. Bytes SQLite keeps
+ * as files (artifact blobs, attachments) go into their PostgreSQL tables as bytea.
  * Stop the SQLite server first: the copy is of the file as it is when the command runs.
  */
 import Database from "better-sqlite3";
 import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { columnArrays, unnestInsert, type Column } from "../storage/postgres/bulk";
@@ -17,6 +19,7 @@ import { PartitionNeeds, type PartitionedTable } from "../storage/postgres/parti
 import { fileBlobStore } from "../storage/app/blobs";
 import { SQLITE_FILE_NAME } from "../storage/sqlite";
 import { unpackPayload } from "../storage/stored-payload";
+import { ATTACHMENT_META, attachmentFilePath } from "../storage/attachment-rows";
 import { openDatabase as openSqlite } from "../storage/sqlite/db";
 
 const BATCH = 2_000;
@@ -143,6 +146,54 @@ async function copyBlobs(sqlite: Database.Database, pg: PgDb, dataDir: string, p
   print(`  artifact_blobs: ${copied}/${names.length}`);
 }
 
+interface AttachmentCopy {
+  project_id: number; event_id: string; id: string; filename: string; content_type: string | null; attachment_type: string; size: number;
+  sha1: string; received: number;
+}
+
+/** Attachments (issue 38): rows in SQLite, bytes in DATA_DIR/attachments; PostgreSQL keeps both in `attachments`. */
+async function copyAttachments(sqlite: Database.Database, pg: PgDb, dataDir: string, print: Print): Promise<void> {
+  const rows = sqlite.prepare(`SELECT ${ATTACHMENT_META} FROM attachments ORDER BY project_id, event_id, id`);
+  const total = (sqlite.prepare("SELECT COUNT(*) AS n FROM attachments").get() as { n: number }).n;
+  let batch: (AttachmentCopy & { data: Buffer })[] = [];
+  let size = 0;
+  let copied = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const needs = new PartitionNeeds();
+    for (const row of batch) needs.add("attachments", row.received);
+    await pg.partitions.ensure(pg, needs);
+    const column = <K extends keyof AttachmentCopy | "data">(key: K) => batch.map((row) => row[key]);
+    // Through the pool: the engine's query() binds scalars only, and the bytes are bytea.
+    await pg.pool.query(
+      `INSERT INTO attachments (${ATTACHMENT_META}, data)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::bigint[], $10::bytea[])
+       ON CONFLICT DO NOTHING`,
+      [column("project_id"), column("event_id"), column("id"), column("filename"), column("content_type"), column("attachment_type"),
+        column("size"), column("sha1"), column("received"), column("data")],
+    );
+    copied += batch.length;
+    batch = [];
+    size = 0;
+  };
+  // Read whole first: the reads of files are awaited, and an open SQLite iterator must not span them.
+  for (const row of rows.all() as AttachmentCopy[]) {
+    let data: Buffer;
+    try {
+      data = await readFile(attachmentFilePath(dataDir, row.id));
+    } catch (error) {
+      // A missing file shows as a count mismatch below.
+      if ((error as { code?: unknown }).code === "ENOENT") continue;
+      throw error;
+    }
+    batch.push({ ...row, data });
+    size += data.length;
+    if (size >= BLOB_BATCH_BYTES) await flush();
+  }
+  await flush();
+  print(`  attachments: ${copied}/${total}`);
+}
+
 type Scalar = string | number | boolean | null;
 type Print = (line: string) => void;
 
@@ -221,6 +272,7 @@ export async function migrateToPostgres(options: { from: string; to: string; poo
     if ((existing?.n ?? 0) > 0) throw new Error("the PostgreSQL database is not empty: migrate into a fresh database");
     for (const spec of TABLES) await copyTable(sqlite, pg, spec, print);
     await copyBlobs(sqlite, pg, path.dirname(file), print);
+    await copyAttachments(sqlite, pg, path.dirname(file), print);
     for (const table of IDENTITY_TABLES) {
       await pg.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM ${table}`);
     }
@@ -232,6 +284,7 @@ export async function migrateToPostgres(options: { from: string; to: string; poo
       ...TABLES.map((t): [string, string] => [t.distinctCount ?? countOf(t.source ?? t.table), t.table]),
       [countOf("events"), "event_ids"], [countOf("transactions"), "transaction_ids"],
       [`SELECT COUNT(*) AS n FROM (${BLOB_NAMES})`, "artifact_blobs"],
+      [countOf("attachments"), "attachments"],
     ];
     for (const [count, target] of pairs) {
       const from = (sqlite.prepare(count).get() as { n: number }).n;

@@ -25,6 +25,7 @@ export async function createStorage(config: Config, log?: StorageLog): Promise<S
           url: config.database.url,
           poolSize: config.database.poolSize,
           onIdleError: (error) => log?.warn(`PostgreSQL connection lost (the pool reconnects by itself): ${error.message}`),
+          onStartupNotice: (message) => log?.warn(message),
         })
       : createSqliteStorage(config.dataDir, {
           topology: config.ingest.engine === "sqlite" ? config.ingest : undefined,

@@ -83,6 +83,24 @@ export function logContract(engine: string, factory: EngineFactory): void {
       assert.deepEqual(ids(tail.items), [301, 300]);
     });
 
+    it("finds text held by many lines, by few old ones and by none, paging the few", async () => {
+      // More lines than a text search reads in time order before it turns to an index (PostgreSQL).
+      const lines = Array.from({ length: 6_000 }, (_, i) =>
+        line(i + 1, (i + 1) * 10, "info", i + 1 === 5_500 || i + 1 === 5_900 || i + 1 === 5_950 ? `request ${i} hit a Rare Needle` : `request ${i} ok`),
+      );
+      await storage.ingest.commit([record(project.id, lines.slice(0, 3_000)), record(project.id, lines.slice(3_000))]);
+      const first = await storage.logs.list({ projectIds: [project.id], limit: 2, text: ["rare needle"] });
+      assert.deepEqual(ids(first.items), [5_500, 5_900]);
+      assert.ok(first.nextCursor);
+      const second = await storage.logs.list({ projectIds: [project.id], limit: 2, text: ["rare needle"], cursor: first.nextCursor });
+      assert.deepEqual(second, { items: second.items, nextCursor: null });
+      assert.deepEqual(ids(second.items), [5_950]);
+      assert.deepEqual(ids((await storage.logs.list({ projectIds: [project.id], limit: 3, text: ["ok"] })).items), [1, 2, 3]);
+      assert.deepEqual(ids((await storage.logs.list({ projectIds: [project.id], limit: 3, text: ["request 1"] })).items), [2, 11, 12]);
+      assert.deepEqual((await storage.logs.list({ projectIds: [project.id], limit: 3, text: ["no such words"] })).items, []);
+      assert.deepEqual(ids((await storage.logs.list({ projectIds: [project.id], limit: 5, text: ["needle", "5949"] })).items), [5_950]);
+    });
+
     it("reads log containers where it writes them: a good one stored, a lying one counted and nothing else lost", async () => {
       const container = (count: number, bodies: string[]) => ({
         kind: "log_container" as const, projectId: project.id, itemCount: count, contentType: "application/vnd.sentry.items.log+json",

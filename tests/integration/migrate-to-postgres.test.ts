@@ -1,9 +1,10 @@
 /**
  * `periscope migrate-to-postgres` on a populated installation: a SQLite server fills its data
  * directory through the real ingest door (errors, sessions, transactions, spans, client reports) and
- * the REST API (a second project and key); the command copies it into a fresh PostgreSQL schema,
- * verifies the counts, and every organisation, project, key, issue and event reads back the same
- * through the storage interface on both engines.
+ * the REST API (a second project and key), plus accounts, artifacts and attachments (bytes in files);
+ * the command copies it into a fresh PostgreSQL schema, verifies the counts, and every organisation,
+ * project, key, issue, event and attachment reads back the same through the storage interface on both
+ * engines.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -78,6 +79,13 @@ const SESSION_HASH = "a".repeat(64);
 const MIGRATED_DEBUG_ID = "0e6e3a4c-1111-4222-8333-444455556666";
 const TOKEN_HASH = "b".repeat(64);
 const INVITE_HASH = "c".repeat(64);
+// Attachments (issue 38): bytes are files on SQLite, bytea on PostgreSQL.
+const ATTACHED_EVENT = "f".repeat(32);
+const ATTACHED = [
+  { filename: "notes.txt", bytes: Buffer.from("migrated notes\n") },
+  // Every byte value, over one 512 KiB read slice of PostgreSQL.
+  { filename: "crash.dmp", bytes: Buffer.alloc(600_000, 0).map((_, i) => (i * 13) % 256) },
+];
 
 /** One row in every accounts table, written the way the services write them. */
 async function addAccounts(dataDir: string): Promise<void> {
@@ -113,6 +121,18 @@ async function addAccounts(dataDir: string): Promise<void> {
       organizationId: organization!.id, checksum: "d".repeat(40), bundleId: MIGRATED_DEBUG_ID, release: "migrated@1", dist: null, projectIds: [project!.id], size: 100,
       files: [{ url: "~/app.min.js", kind: "minified_source", debugId: MIGRATED_DEBUG_ID, sourceMapRef: "app.min.js.map", ...blob("a()") }],
     });
+    const received = Date.now();
+    await storage.ingest.commit(ATTACHED.map(({ filename, bytes }) => {
+      const sha1 = createHash("sha1").update(bytes).digest("hex");
+      return {
+        kind: "attachment" as const, projectId: project!.id, received, projectLimit: 1 << 30, bytes,
+        attachment: {
+          id: createHash("sha1").update(`${ATTACHED_EVENT}${filename}`).digest("hex").slice(0, 32), eventId: ATTACHED_EVENT, filename,
+          contentType: filename.endsWith(".txt") ? "text/plain" : null, attachmentType: filename.endsWith(".dmp") ? "event.minidump" : "event.attachment",
+          size: bytes.length, sha1,
+        },
+      };
+    }));
     await storage.artifacts.saveReleaseFile({
       organizationId: organization!.id, projectId: project!.id, release: "migrated@1", dist: null, name: "~/old.js", kind: "source",
       debugId: null, sourceMapRef: null, headers: {}, ...blob("old()"),
@@ -174,7 +194,11 @@ async function snapshot(storage: Storage) {
     chunks: await Promise.all(organizations.map((o) => storage.artifacts.missingChunks(o.id, [createHash("sha1").update("a chunk").digest("hex")]))),
     artifacts,
   };
-  return { releaseData, organizations, projects, keys, issues, events, tags, spans, sessions, outcomes, transactions, accounts };
+  const attachments = await Promise.all(projects.map(async (p) => {
+    const listed = await storage.attachments.listForEvent(p.id, ATTACHED_EVENT);
+    return { listed, sha1s: await Promise.all(listed.map(async (a) => createHash("sha1").update((await storage.attachments.read(p.id, ATTACHED_EVENT, a.id)) ?? "").digest("hex"))) };
+  }));
+  return { releaseData, organizations, projects, keys, issues, events, tags, spans, sessions, outcomes, transactions, accounts, attachments };
 }
 
 if (await postgresForTests("migrate-to-postgres")) {
@@ -227,6 +251,11 @@ if (await postgresForTests("migrate-to-postgres")) {
         assert.equal(before.releaseData.commits.flat().length, 1);
         assert.deepEqual(before.releaseData.chunks, [[]]);
         assert.deepEqual(before.releaseData.artifacts.flatMap((a) => a.bytes).sort(), ["a()", "a()", "old()"]);
+        // Attachments: metadata and bytes (compared by hash, computed here from what was sent).
+        const sent = ATTACHED.map(({ filename, bytes }) => [filename, bytes.length, createHash("sha1").update(bytes).digest("hex")]);
+        const attached = before.attachments.find((a) => a.listed.length > 0)!;
+        assert.deepEqual(attached.listed.map((a, i) => [a.filename, a.size, attached.sha1s[i]]).sort(), sent.sort());
+        assert.match(first.stdout, /attachments +sqlite +2 +postgres +2 +ok/);
         assert.deepEqual(after, before);
 
         // Ids continue after the copied ones: a new project gets the next id.

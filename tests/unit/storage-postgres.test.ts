@@ -126,5 +126,34 @@ if (await postgresForTests("postgres engine specifics")) {
         await postgres.destroy(storage);
       }
     });
+
+    // Logs' text search (issue 38): pg_trgm is available on the test server.
+    it("gives the log body a trigram index at start, on every day partition, and says nothing about it", async () => {
+      const schema = await freshSchema();
+      const notices: string[] = [];
+      const storage = await createPostgresStorage({ url: schema.url, poolSize: 2, onStartupNotice: (message) => notices.push(message) });
+      const again = await createPostgresStorage({ url: schema.url, poolSize: 1, onStartupNotice: (message) => notices.push(message) });
+      const client = new pg.Client({ connectionString: schema.url });
+      try {
+        await client.connect();
+        const { rows } = await client.query<{ table: string; definition: string }>(
+          `SELECT tablename AS table, indexdef AS definition FROM pg_indexes
+           WHERE schemaname = current_schema() AND tablename LIKE 'logs%' AND indexdef LIKE '%gin_trgm_ops%' ORDER BY 1`,
+        );
+        const partitions = await client.query<{ name: string }>(
+          `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+           WHERE i.inhparent = 'logs'::regclass ORDER BY 1`,
+        );
+        assert.deepEqual(rows.map((row) => row.table), ["logs", ...partitions.rows.map((row) => row.name)]);
+        assert.ok(partitions.rows.length >= 3);
+        assert.match(rows[0]!.definition, /USING gin \(body [a-z_."]+gin_trgm_ops\)/);
+        assert.deepEqual(notices, []);
+      } finally {
+        await client.end();
+        await again.close();
+        await storage.close();
+        await schema.drop();
+      }
+    });
   });
 }

@@ -43,6 +43,8 @@ export interface PgOptions {
   poolSize: number;
   /** Called with errors of idle clients (a restarted server); the pool replaces them by itself. */
   onIdleError?: (error: Error) => void;
+  /** Called at startup with what works less well on this server and why (logs' text index, issue 38). */
+  onStartupNotice?: (message: string) => void;
 }
 
 // BIGINT and NUMERIC (SUM of BIGINT) as JS numbers: our ids and counters stay far below 2^53.

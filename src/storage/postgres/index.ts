@@ -11,6 +11,7 @@ import { postgresEvents } from "./events";
 import { postgresIngest } from "./ingest";
 import { postgresIssues } from "./issues";
 import { postgresLogs } from "./logs";
+import { ensureLogTextIndex } from "./log-text-index";
 import { postgresAttachments } from "./attachments";
 import { KeyChangeListener } from "./listen";
 import { postgresOutcomes } from "./outcomes";
@@ -24,6 +25,10 @@ import { postgresTransactions } from "./transactions";
 export async function createPostgresStorage(options: PgOptions): Promise<Storage> {
   const db = await openDatabase(options);
   await db.partitions.ensure(db, upcomingDays(Date.now()));
+  const logTextIndex = await ensureLogTextIndex(db);
+  if (!logTextIndex.trigram) {
+    options.onStartupNotice?.(`log search has no trigram index (${logTextIndex.reason}): a text search matching few lines reads the whole time range`);
+  }
   const keyChanges = new KeyChangeListener(options);
   await keyChanges.start();
   // App data over the same pool; its key and project writes NOTIFY the listener above (src/storage/app/dialect.ts).
@@ -51,7 +56,7 @@ export async function createPostgresStorage(options: PgOptions): Promise<Storage
     transactions: postgresTransactions(db),
     spans: postgresSpans(db),
     performance: postgresPerformance(db),
-    logs: postgresLogs(db),
+    logs: postgresLogs(db, logTextIndex),
     attachments: postgresAttachments(db),
     retention: postgresRetention(db),
     accounts: app.accounts,
