@@ -44,7 +44,6 @@ const NUMBER_KEYS: Record<string, IssueSearchColumn> = {
   timesSeen: "times_seen",
   "issue.id": "id",
 };
-const USER_KEYS: Record<string, string> = { "user.email": "email", "user.id": "id", "user.username": "username", "user.ip": "ip" };
 const PRIORITIES: readonly IssuePriority[] = ["high", "medium", "low"];
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const DAY_MS = 86_400_000;
@@ -160,15 +159,6 @@ function filterMeaning(filter: SyntaxFilter, now: number): Node {
   if (key === "message") {
     noComparison('"message"');
     return { kind: "text", text: single() };
-  }
-  if (Object.hasOwn(USER_KEYS, key)) {
-    noComparison(`"${key}"`);
-    const prefix = USER_KEYS[key]!;
-    return {
-      kind: "tag",
-      key: "user",
-      values: filter.values.map((scalar) => searchValueOf({ value: `${prefix}:${scalar.value}`, quoted: scalar.quoted }, fail)),
-    };
   }
   if (EVENT_FIELDS.test(key)) {
     throw fail(`"${key}" is not searchable here: issue search reads issues, not single events (keys: ${SEARCH_KEYS_HELP})`);
