@@ -24,7 +24,7 @@ interface Sent {
   level: "fatal" | "error" | "warning" | "info";
   environment: string;
   release?: string;
-  user?: { email?: string; id?: string; username?: string };
+  user?: { email?: string; id?: string; username?: string; ip_address?: string };
   flow?: string;
   /** The `shop.browser` tag of each event in turn (for the tag value endpoints). */
   browsers?: string[];
@@ -46,6 +46,8 @@ const SENT: Sent[] = [
   { key: "E", title: "Checkout button missing", project: "web", level: "error", environment: "production", release: "app@2.0", user: { email: "cat@example.com" }, flow: "checkout", events: 1, resolved: true },
   { key: "F", title: "Cache warmup failed", project: "web", level: "error", environment: "production", events: 1, regressed: true },
   { key: "G", title: "Queue consumer stalled", project: "api", level: "error", environment: "production", release: "api@5", events: 2 },
+  // Every user field at once: the `user` tag holds only `id:7`, yet each field must find H.
+  { key: "H", title: "Import job lost its lock", project: "api", level: "error", environment: "production", user: { id: "7", email: "dan@example.com", username: "dan", ip_address: "198.51.100.23" }, events: 2 },
 ];
 
 const status = (s: Sent) => (s.resolved ? "resolved" : "unresolved");
@@ -76,6 +78,19 @@ const CASES: [string, (s: Sent) => boolean][] = [
   ["user.email:*@example.com", (s) => s.user?.email?.endsWith("@example.com") === true],
   ["user.id:42", (s) => s.user?.id === "42"],
   ["user.username:bob", (s) => s.user?.username === "bob"],
+  ["user.email:dan@example.com", (s) => s.user?.email === "dan@example.com"],
+  ["user.id:7", (s) => s.user?.id === "7"],
+  ["user.username:dan", (s) => s.user?.username === "dan"],
+  ["user.ip:198.51.100.23", (s) => s.user?.ip_address === "198.51.100.23"],
+  ["user.ip:198.51.100.*", (s) => s.user?.ip_address?.startsWith("198.51.100.") === true],
+  ["user.email:[ann@example.com, dan@example.com]", (s) => s.user?.email === "ann@example.com" || s.user?.email === "dan@example.com"],
+  ["!user.email:dan@example.com", (s) => s.user?.email !== "dan@example.com"],
+  ["!user.id:7", (s) => s.user?.id !== "7"],
+  ["has:user.email", (s) => s.user?.email !== undefined],
+  ["!has:user.email", (s) => s.user?.email === undefined],
+  ["has:user.ip", (s) => s.user?.ip_address !== undefined],
+  ["user.id:dan@example.com", () => false],
+  ["user.email:7", () => false],
   ["flow:checkout", (s) => s.flow === "checkout"],
   ["flow:checkout*", (s) => s.flow?.startsWith("checkout") === true],
   ["flow:*-v2", (s) => s.flow?.endsWith("-v2") === true],
@@ -404,6 +419,12 @@ for (const name of ["sqlite", "postgres"]) {
       assert.deepEqual(await e.get(`/api/0/issues/${id}/tags/nope/`), { status: 404, body: { detail: "tag nope not found on this issue" } });
       assert.deepEqual(await e.get(`/api/0/issues/${id}/tags/nope/values/`), { status: 404, body: { detail: "tag nope not found on this issue" } });
       assert.deepEqual(await e.get(`/api/0/issues/${id}/tags/flow/values/?per_page=0`), { status: 400, body: { detail: "invalid per_page: 0 (1-1000)" } });
+      // The per-field user keys serve search only: the tag list shows the `user` tag, as Sentry's does.
+      const h = SENT.find((s) => s.key === "H")!;
+      const hTags = (await e.get(`/api/0/issues/${e.ids.get("H")!}/tags/`)).body as { key: string; topValues: { value: string; count: number }[] }[];
+      assert.deepEqual(hTags.filter((tag) => tag.key.startsWith("user")).map((tag) => [tag.key, tag.topValues.map((value) => [value.value, value.count])]), [["user", [["id:7", h.events]]]]);
+      assert.deepEqual(await e.get(`/api/0/issues/${e.ids.get("H")!}/tags/user.email/`), { status: 404, body: { detail: "tag user.email not found on this issue" } });
+      assert.deepEqual(await e.get(`/api/0/issues/${e.ids.get("H")!}/tags/user.email/values/`), { status: 404, body: { detail: "tag user.email not found on this issue" } });
     });
 
     it("saves searches per person and lists them (Sentry's /searches/)", async (t) => {
