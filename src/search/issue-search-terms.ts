@@ -106,7 +106,7 @@ function filterMeaning(filter: SyntaxFilter, now: number): Node {
 
   if (key === "is") {
     noComparison('"is"');
-    return anyOf(values.map((value) => isTerm(value, fail)));
+    return anyOf(values.map((value) => isTerm(value, now, fail)));
   }
   if (key === "has") {
     noComparison('"has"');
@@ -171,7 +171,10 @@ function filterMeaning(filter: SyntaxFilter, now: number): Node {
   return { kind: "tag", key: tag, values: tagValues };
 }
 
-function isTerm(value: string, fail: (problem: string) => Error): Node {
+/** Sentry moves an issue out of the inbox 7 days after it entered (new issues turn "ongoing"). */
+const INBOX_DAYS = 7;
+
+function isTerm(value: string, now: number, fail: (problem: string) => Error): Node {
   if (Object.hasOwn(IS_REFUSED, value)) throw fail(`is:${value} is not supported: ${IS_REFUSED[value]}`);
   if (!(IS_VALUES as readonly string[]).includes(value)) throw fail(`unknown value "${value}" (supported: ${IS_VALUES.join(", ")})`);
   const is = value as (typeof IS_VALUES)[number];
@@ -187,7 +190,7 @@ function isTerm(value: string, fail: (problem: string) => Error): Node {
     case "unassigned":
       return { kind: "not", node: { kind: "assigned" } };
     case "for_review":
-      return { kind: "for_review" };
+      return { kind: "for_review", since: now - INBOX_DAYS * DAY_MS };
     case "new":
     case "ongoing":
     case "regressed":

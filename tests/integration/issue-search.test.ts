@@ -48,6 +48,9 @@ const SENT: Sent[] = [
   { key: "G", title: "Queue consumer stalled", project: "api", level: "error", environment: "production", release: "api@5", events: 2 },
   // Every user field at once: the `user` tag holds only `id:7`, yet each field must find H.
   { key: "H", title: "Import job lost its lock", project: "api", level: "error", environment: "production", user: { id: "7", email: "dan@example.com", username: "dan", ip_address: "198.51.100.23" }, events: 2 },
+  // First seen 10 days ago: out of the 7-day inbox (is:for_review), unless a regression brought it back (J).
+  { key: "I", title: "Legacy export stalled", project: "web", level: "warning", environment: "production", events: 1, daysAgo: 10 },
+  { key: "J", title: "Session sweeper crashed", project: "api", level: "warning", environment: "production", events: 1, daysAgo: 10, regressed: true },
 ];
 
 const status = (s: Sent) => (s.resolved ? "resolved" : "unresolved");
@@ -102,7 +105,7 @@ const CASES: [string, (s: Sent) => boolean][] = [
   ["firstSeen:-24h", recent],
   ["firstSeen:+1d", (s) => !recent(s)],
   ["age:-24h", recent],
-  ["lastSeen:-1d", recent],
+  ["lastSeen:-1d", (s) => recent(s) || s.regressed === true],
   ["lastSeen:>2020-01-01", () => true],
   ["checkout", (s) => /checkout/i.test(s.title)],
   ["failed", (s) => /failed/i.test(s.title)],
@@ -115,7 +118,7 @@ const CASES: [string, (s: Sent) => boolean][] = [
   ["assigned:[me, #backend]", (s) => s.assignee !== undefined],
   ["assigned:none", (s) => s.assignee === undefined],
   ["bookmarks:me", (s) => s.bookmarked === true],
-  ["is:for_review", (s) => status(s) === "unresolved" && !s.reviewed],
+  ["is:for_review", (s) => status(s) === "unresolved" && !s.reviewed && ((s.daysAgo ?? 0) < 7 || s.regressed === true)],
   ["project:api", (s) => s.project === "api"],
   ["issue.priority:high", (s) => s.level === "error" || s.level === "fatal"],
   ["(level:fatal OR flow:checkout) !is:resolved", (s) => (s.level === "fatal" || s.flow === "checkout") && status(s) !== "resolved"],
@@ -332,7 +335,7 @@ for (const name of ["sqlite", "postgres"]) {
       const rank = (s: Sent) => (s.level === "fatal" || s.level === "error" ? 2 : s.level === "warning" ? 1 : 0);
       const priorities = (await list("query=&sort=priority")).map((key) => rank(SENT.find((s) => s.key === key)!));
       assert.deepEqual(priorities, [...priorities].sort((a, b) => b - a));
-      assert.equal((await list("query=&sort=new")).at(-1), "B", "B was first seen 3 days before the others");
+      assert.equal((await list("query=&sort=new")).at(-1), "I", "I was first seen 10 days ago, sent before J");
       assert.equal((await list("query=&sort=new")).length, all.length);
       // Pages of 2 over both projects (one index walk per project, merged) add up to the whole list.
       for (const sort of ["date", "freq", "priority"]) {
@@ -359,10 +362,12 @@ for (const name of ["sqlite", "postgres"]) {
         return keysOf(e, body as Group[]);
       };
       assert.deepEqual(await keys("statsPeriod=14d"), SENT.map((s) => s.key).sort());
-      assert.deepEqual(await keys("statsPeriod=24h"), SENT.filter(recent).map((s) => s.key).sort());
+      // A regression is an event now: J, first seen 10 days ago, has events in the last day too.
+      const seenToday = (s: Sent) => recent(s) || s.regressed === true;
+      assert.deepEqual(await keys("statsPeriod=24h"), SENT.filter(seenToday).map((s) => s.key).sort());
       const twoDaysAgo = new Date(Date.now() - 2 * DAY_S * 1000).toISOString();
-      assert.deepEqual(await keys(`end=${encodeURIComponent(twoDaysAgo)}`), ["B"]);
-      assert.deepEqual(await keys(`start=${encodeURIComponent(twoDaysAgo)}`), SENT.filter(recent).map((s) => s.key).sort());
+      assert.deepEqual(await keys(`end=${encodeURIComponent(twoDaysAgo)}`), SENT.filter((s) => !recent(s)).map((s) => s.key).sort());
+      assert.deepEqual(await keys(`start=${encodeURIComponent(twoDaysAgo)}`), SENT.filter(seenToday).map((s) => s.key).sort());
       // A project's list takes statsPeriod as the sparkline, as Sentry's does: 14 UTC days, today last.
       const daily = await e.get(`/api/0/projects/default/default/issues/?query=&statsPeriod=14d&limit=100`);
       assert.equal(daily.status, 200);

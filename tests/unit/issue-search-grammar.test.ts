@@ -68,7 +68,7 @@ describe("issue search grammar: every documented form", () => {
     assert.deepEqual(parse("is:archived"), { kind: "status", statuses: ["ignored"] });
     assert.deepEqual(parse("is:assigned"), { kind: "assigned" });
     assert.deepEqual(parse("is:unassigned"), { kind: "not", node: { kind: "assigned" } });
-    assert.deepEqual(parse("is:for_review"), { kind: "for_review" });
+    assert.deepEqual(parse("is:for_review"), { kind: "for_review", since: NOW - 7 * 86_400_000 });
     assert.deepEqual(parse("is:regressed"), {
       kind: "and",
       nodes: [{ kind: "status", statuses: ["unresolved"] }, { kind: "substatus", substatuses: ["regressed"] }],
