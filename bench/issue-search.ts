@@ -108,7 +108,10 @@ function generate(projectIds: number[], userId: number, teamId: number): Tables 
     tag("handled", n % 5 === 0 ? "no" : "yes", times);
     for (let u = 0; u < Math.min(users, 50); u++) {
       const who = (n * 7 + u * 13) % 5000;
+      // As ingest counts them: the user tag (strongest identifier) and each field under its own key.
       tag("user", who % 2 === 0 ? `email:user${who}@example.com` : `id:${who}`, 1);
+      if (who % 2 !== 0) tag("user.id", String(who), 1);
+      tag("user.email", `user${who}@example.com`, 1);
     }
     if (NOW - lastSeen < DAY) {
       for (let h = 0; h < 24; h++) tables.issue_hourly.push([id, Math.floor((NOW - h * HOUR) / HOUR) * HOUR, 1 + ((n + h) % 7)]);

@@ -41,8 +41,11 @@ export type ResolvedTerm =
   | { kind: "assignee"; userIds: string[]; teamIds: string[]; nobody: boolean }
   | { kind: "assigned" }
   | { kind: "bookmarked"; userIds: string[] }
-  /** Unresolved and not yet marked reviewed. */
-  | { kind: "for_review" }
+  /**
+   * Sentry's inbox: unresolved, not marked reviewed, and entered the inbox (first seen, or reopened
+   * by a regression, escalation or an ignore running out) at or after `since` (Unix ms: now − 7 days).
+   */
+  | { kind: "for_review"; since: number }
   | { kind: "project"; projectIds: string[] };
 
 /** Who `assigned:` names before the services look it up. */

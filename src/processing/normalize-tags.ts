@@ -89,6 +89,31 @@ function displayName(named: NamedVersion | undefined): string | undefined {
   return named && (named.version ? `${named.name} ${named.version}` : named.name);
 }
 
+/**
+ * The issue-level keys `user.id`, `user.email`, `user.username`, `user.ip`: what the events' user
+ * carried, field by field, so issue search's `user.email:` finds a user whose `user` tag holds the
+ * id. Counted in issue_tags only (not event tags, not the issue page's tag list: Sentry shows neither).
+ * Read from the indexed event, i.e. after scrubbing: a scrubbed IP address never becomes a value.
+ */
+export const USER_FIELD_TAG_KEYS: ReadonlySet<string> = new Set(["user.id", "user.email", "user.username", "user.ip"]);
+
+/** The event's tags plus its user's fields under USER_FIELD_TAG_KEYS (an SDK tag of that key wins). */
+export function counterTagsOf(event: { tags: readonly [string, string][]; user?: EventUser }): [string, string][] {
+  const { user } = event;
+  const tags = event.tags as [string, string][];
+  if (!user) return tags;
+  const extra: [string, string][] = [];
+  const add = (key: string, value: string | undefined) => {
+    const text = value?.trim();
+    if (text && !tags.some(([existing]) => existing === key)) extra.push([key, clip(text, MAX_TAG_VALUE)]);
+  };
+  add("user.id", user.id);
+  add("user.email", user.email);
+  add("user.username", user.username);
+  add("user.ip", user.ip_address);
+  return extra.length === 0 ? tags : [...tags, ...extra];
+}
+
 /** Stable key for "users affected": the strongest identifier the event has. */
 export function userKey(user: EventUser | undefined): string | null {
   if (!user) return null;

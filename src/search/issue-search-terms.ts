@@ -44,7 +44,6 @@ const NUMBER_KEYS: Record<string, IssueSearchColumn> = {
   timesSeen: "times_seen",
   "issue.id": "id",
 };
-const USER_KEYS: Record<string, string> = { "user.email": "email", "user.id": "id", "user.username": "username", "user.ip": "ip" };
 const PRIORITIES: readonly IssuePriority[] = ["high", "medium", "low"];
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const DAY_MS = 86_400_000;
@@ -107,7 +106,7 @@ function filterMeaning(filter: SyntaxFilter, now: number): Node {
 
   if (key === "is") {
     noComparison('"is"');
-    return anyOf(values.map((value) => isTerm(value, fail)));
+    return anyOf(values.map((value) => isTerm(value, now, fail)));
   }
   if (key === "has") {
     noComparison('"has"');
@@ -161,15 +160,6 @@ function filterMeaning(filter: SyntaxFilter, now: number): Node {
     noComparison('"message"');
     return { kind: "text", text: single() };
   }
-  if (Object.hasOwn(USER_KEYS, key)) {
-    noComparison(`"${key}"`);
-    const prefix = USER_KEYS[key]!;
-    return {
-      kind: "tag",
-      key: "user",
-      values: filter.values.map((scalar) => searchValueOf({ value: `${prefix}:${scalar.value}`, quoted: scalar.quoted }, fail)),
-    };
-  }
   if (EVENT_FIELDS.test(key)) {
     throw fail(`"${key}" is not searchable here: issue search reads issues, not single events (keys: ${SEARCH_KEYS_HELP})`);
   }
@@ -181,7 +171,10 @@ function filterMeaning(filter: SyntaxFilter, now: number): Node {
   return { kind: "tag", key: tag, values: tagValues };
 }
 
-function isTerm(value: string, fail: (problem: string) => Error): Node {
+/** Sentry moves an issue out of the inbox 7 days after it entered (new issues turn "ongoing"). */
+const INBOX_DAYS = 7;
+
+function isTerm(value: string, now: number, fail: (problem: string) => Error): Node {
   if (Object.hasOwn(IS_REFUSED, value)) throw fail(`is:${value} is not supported: ${IS_REFUSED[value]}`);
   if (!(IS_VALUES as readonly string[]).includes(value)) throw fail(`unknown value "${value}" (supported: ${IS_VALUES.join(", ")})`);
   const is = value as (typeof IS_VALUES)[number];
@@ -197,7 +190,7 @@ function isTerm(value: string, fail: (problem: string) => Error): Node {
     case "unassigned":
       return { kind: "not", node: { kind: "assigned" } };
     case "for_review":
-      return { kind: "for_review" };
+      return { kind: "for_review", since: now - INBOX_DAYS * DAY_MS };
     case "new":
     case "ongoing":
     case "regressed":

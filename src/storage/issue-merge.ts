@@ -5,7 +5,7 @@
  * reads every event of the two issues: fine for a rare, deliberate action.
  */
 import { storedEventOf } from "../processing/stored-event";
-import { userKey } from "../processing/normalize-tags";
+import { counterTagsOf, userKey } from "../processing/normalize-tags";
 import { IssueDeltas, type IssueDelta } from "./issue-deltas";
 import type { IssueRow } from "./rows";
 import { unpackPayload } from "./stored-payload";
@@ -28,7 +28,7 @@ export function countersOf(issueId: number, events: { payload: string | Uint8Arr
   const deltas = new IssueDeltas();
   for (const row of events) {
     const event = storedEventOf(unpackPayload(row.payload));
-    deltas.add(issueId, { event, seenAt: Number(row.timestamp), title, culprit, userKey: userKey(event.user) });
+    deltas.add(issueId, { event: { level: event.level, release: event.release, tags: counterTagsOf(event) }, seenAt: Number(row.timestamp), title, culprit, userKey: userKey(event.user) });
   }
   return [...deltas.values()][0] ?? null;
 }

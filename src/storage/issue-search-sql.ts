@@ -165,7 +165,11 @@ function compileTerm(term: ResolvedTerm, p: P, dialect: SqlDialect): string {
       return users.length === 0 ? NOTHING : `i.id IN (SELECT b.issue_id FROM issue_bookmarks b WHERE ${inList("b.user_id", users, p)})`;
     }
     case "for_review":
-      return `(i.status = ${p("unresolved")} AND i.id NOT IN (SELECT r.issue_id FROM issue_reviews r))`;
+      // Entering the inbox: the first event, or a reopening (regression, escalation, an ignore running
+      // out, someone unresolving it) — the moments that drop the review row, each leaving an activity.
+      return `(i.status = ${p("unresolved")} AND i.id NOT IN (SELECT r.issue_id FROM issue_reviews r)
+        AND (i.first_seen >= ${p(term.since)} OR EXISTS (SELECT 1 FROM issue_activity a WHERE a.issue_id = i.id
+          AND a.type IN (${p("set_regression")}, ${p("set_escalating")}, ${p("set_unresolved")}) AND a.date_created >= ${p(term.since)})))`;
     case "project":
       return inList("i.project_id", ids(term.projectIds), p);
   }

@@ -296,6 +296,24 @@ export function storageContract(engine: string, factory: EngineFactory): void {
       ]);
     });
 
+    it("counts each field of the events' users under its own key beside the user tag (issue search's user.*)", async () => {
+      const g = grouping("users");
+      const full = { id: "7", email: "dan@example.com", username: "dan", ip_address: "198.51.100.23" };
+      const [r] = await storage.ingest.commit([
+        eventRecord(project, event(1, { tags: [["user", "id:7"]], user: full }), g, "id:7"),
+        eventRecord(project, event(2, { tags: [["user", "id:7"]], user: full }), g, "id:7"),
+        eventRecord(project, event(3, { tags: [["user", "email:eve@example.com"]], user: { email: "eve@example.com" } }), g, "email:eve@example.com"),
+      ]);
+      const byKey = new Map((await storage.issues.tagDistribution((r as { issueId: string }).issueId, 5)).map((tag) => [tag.key, tag.topValues.map((value) => [value.value, value.count])]));
+      assert.deepEqual(Object.fromEntries(byKey), {
+        user: [["id:7", 2], ["email:eve@example.com", 1]],
+        "user.email": [["dan@example.com", 2], ["eve@example.com", 1]],
+        "user.id": [["7", 2]],
+        "user.ip": [["198.51.100.23", 2]],
+        "user.username": [["dan", 2]],
+      });
+    });
+
     it("stores and counts an event whose tags hold NUL, beside a plain one in the same commit", async () => {
       const g = grouping("nul");
       const nul = factory.storedNul;

@@ -24,7 +24,7 @@ interface Sent {
   level: "fatal" | "error" | "warning" | "info";
   environment: string;
   release?: string;
-  user?: { email?: string; id?: string; username?: string };
+  user?: { email?: string; id?: string; username?: string; ip_address?: string };
   flow?: string;
   /** The `shop.browser` tag of each event in turn (for the tag value endpoints). */
   browsers?: string[];
@@ -46,6 +46,11 @@ const SENT: Sent[] = [
   { key: "E", title: "Checkout button missing", project: "web", level: "error", environment: "production", release: "app@2.0", user: { email: "cat@example.com" }, flow: "checkout", events: 1, resolved: true },
   { key: "F", title: "Cache warmup failed", project: "web", level: "error", environment: "production", events: 1, regressed: true },
   { key: "G", title: "Queue consumer stalled", project: "api", level: "error", environment: "production", release: "api@5", events: 2 },
+  // Every user field at once: the `user` tag holds only `id:7`, yet each field must find H.
+  { key: "H", title: "Import job lost its lock", project: "api", level: "error", environment: "production", user: { id: "7", email: "dan@example.com", username: "dan", ip_address: "198.51.100.23" }, events: 2 },
+  // First seen 10 days ago: out of the 7-day inbox (is:for_review), unless a regression brought it back (J).
+  { key: "I", title: "Legacy export stalled", project: "web", level: "warning", environment: "production", events: 1, daysAgo: 10 },
+  { key: "J", title: "Session sweeper crashed", project: "api", level: "warning", environment: "production", events: 1, daysAgo: 10, regressed: true },
 ];
 
 const status = (s: Sent) => (s.resolved ? "resolved" : "unresolved");
@@ -76,6 +81,19 @@ const CASES: [string, (s: Sent) => boolean][] = [
   ["user.email:*@example.com", (s) => s.user?.email?.endsWith("@example.com") === true],
   ["user.id:42", (s) => s.user?.id === "42"],
   ["user.username:bob", (s) => s.user?.username === "bob"],
+  ["user.email:dan@example.com", (s) => s.user?.email === "dan@example.com"],
+  ["user.id:7", (s) => s.user?.id === "7"],
+  ["user.username:dan", (s) => s.user?.username === "dan"],
+  ["user.ip:198.51.100.23", (s) => s.user?.ip_address === "198.51.100.23"],
+  ["user.ip:198.51.100.*", (s) => s.user?.ip_address?.startsWith("198.51.100.") === true],
+  ["user.email:[ann@example.com, dan@example.com]", (s) => s.user?.email === "ann@example.com" || s.user?.email === "dan@example.com"],
+  ["!user.email:dan@example.com", (s) => s.user?.email !== "dan@example.com"],
+  ["!user.id:7", (s) => s.user?.id !== "7"],
+  ["has:user.email", (s) => s.user?.email !== undefined],
+  ["!has:user.email", (s) => s.user?.email === undefined],
+  ["has:user.ip", (s) => s.user?.ip_address !== undefined],
+  ["user.id:dan@example.com", () => false],
+  ["user.email:7", () => false],
   ["flow:checkout", (s) => s.flow === "checkout"],
   ["flow:checkout*", (s) => s.flow?.startsWith("checkout") === true],
   ["flow:*-v2", (s) => s.flow?.endsWith("-v2") === true],
@@ -87,7 +105,7 @@ const CASES: [string, (s: Sent) => boolean][] = [
   ["firstSeen:-24h", recent],
   ["firstSeen:+1d", (s) => !recent(s)],
   ["age:-24h", recent],
-  ["lastSeen:-1d", recent],
+  ["lastSeen:-1d", (s) => recent(s) || s.regressed === true],
   ["lastSeen:>2020-01-01", () => true],
   ["checkout", (s) => /checkout/i.test(s.title)],
   ["failed", (s) => /failed/i.test(s.title)],
@@ -100,7 +118,7 @@ const CASES: [string, (s: Sent) => boolean][] = [
   ["assigned:[me, #backend]", (s) => s.assignee !== undefined],
   ["assigned:none", (s) => s.assignee === undefined],
   ["bookmarks:me", (s) => s.bookmarked === true],
-  ["is:for_review", (s) => status(s) === "unresolved" && !s.reviewed],
+  ["is:for_review", (s) => status(s) === "unresolved" && !s.reviewed && ((s.daysAgo ?? 0) < 7 || s.regressed === true)],
   ["project:api", (s) => s.project === "api"],
   ["issue.priority:high", (s) => s.level === "error" || s.level === "fatal"],
   ["(level:fatal OR flow:checkout) !is:resolved", (s) => (s.level === "fatal" || s.flow === "checkout") && status(s) !== "resolved"],
@@ -317,7 +335,7 @@ for (const name of ["sqlite", "postgres"]) {
       const rank = (s: Sent) => (s.level === "fatal" || s.level === "error" ? 2 : s.level === "warning" ? 1 : 0);
       const priorities = (await list("query=&sort=priority")).map((key) => rank(SENT.find((s) => s.key === key)!));
       assert.deepEqual(priorities, [...priorities].sort((a, b) => b - a));
-      assert.equal((await list("query=&sort=new")).at(-1), "B", "B was first seen 3 days before the others");
+      assert.equal((await list("query=&sort=new")).at(-1), "I", "I was first seen 10 days ago, sent before J");
       assert.equal((await list("query=&sort=new")).length, all.length);
       // Pages of 2 over both projects (one index walk per project, merged) add up to the whole list.
       for (const sort of ["date", "freq", "priority"]) {
@@ -344,10 +362,12 @@ for (const name of ["sqlite", "postgres"]) {
         return keysOf(e, body as Group[]);
       };
       assert.deepEqual(await keys("statsPeriod=14d"), SENT.map((s) => s.key).sort());
-      assert.deepEqual(await keys("statsPeriod=24h"), SENT.filter(recent).map((s) => s.key).sort());
+      // A regression is an event now: J, first seen 10 days ago, has events in the last day too.
+      const seenToday = (s: Sent) => recent(s) || s.regressed === true;
+      assert.deepEqual(await keys("statsPeriod=24h"), SENT.filter(seenToday).map((s) => s.key).sort());
       const twoDaysAgo = new Date(Date.now() - 2 * DAY_S * 1000).toISOString();
-      assert.deepEqual(await keys(`end=${encodeURIComponent(twoDaysAgo)}`), ["B"]);
-      assert.deepEqual(await keys(`start=${encodeURIComponent(twoDaysAgo)}`), SENT.filter(recent).map((s) => s.key).sort());
+      assert.deepEqual(await keys(`end=${encodeURIComponent(twoDaysAgo)}`), SENT.filter((s) => !recent(s)).map((s) => s.key).sort());
+      assert.deepEqual(await keys(`start=${encodeURIComponent(twoDaysAgo)}`), SENT.filter(seenToday).map((s) => s.key).sort());
       // A project's list takes statsPeriod as the sparkline, as Sentry's does: 14 UTC days, today last.
       const daily = await e.get(`/api/0/projects/default/default/issues/?query=&statsPeriod=14d&limit=100`);
       assert.equal(daily.status, 200);
@@ -404,6 +424,12 @@ for (const name of ["sqlite", "postgres"]) {
       assert.deepEqual(await e.get(`/api/0/issues/${id}/tags/nope/`), { status: 404, body: { detail: "tag nope not found on this issue" } });
       assert.deepEqual(await e.get(`/api/0/issues/${id}/tags/nope/values/`), { status: 404, body: { detail: "tag nope not found on this issue" } });
       assert.deepEqual(await e.get(`/api/0/issues/${id}/tags/flow/values/?per_page=0`), { status: 400, body: { detail: "invalid per_page: 0 (1-1000)" } });
+      // The per-field user keys serve search only: the tag list shows the `user` tag, as Sentry's does.
+      const h = SENT.find((s) => s.key === "H")!;
+      const hTags = (await e.get(`/api/0/issues/${e.ids.get("H")!}/tags/`)).body as { key: string; topValues: { value: string; count: number }[] }[];
+      assert.deepEqual(hTags.filter((tag) => tag.key.startsWith("user")).map((tag) => [tag.key, tag.topValues.map((value) => [value.value, value.count])]), [["user", [["id:7", h.events]]]]);
+      assert.deepEqual(await e.get(`/api/0/issues/${e.ids.get("H")!}/tags/user.email/`), { status: 404, body: { detail: "tag user.email not found on this issue" } });
+      assert.deepEqual(await e.get(`/api/0/issues/${e.ids.get("H")!}/tags/user.email/values/`), { status: 404, body: { detail: "tag user.email not found on this issue" } });
     });
 
     it("saves searches per person and lists them (Sentry's /searches/)", async (t) => {

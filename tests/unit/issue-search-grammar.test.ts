@@ -68,7 +68,7 @@ describe("issue search grammar: every documented form", () => {
     assert.deepEqual(parse("is:archived"), { kind: "status", statuses: ["ignored"] });
     assert.deepEqual(parse("is:assigned"), { kind: "assigned" });
     assert.deepEqual(parse("is:unassigned"), { kind: "not", node: { kind: "assigned" } });
-    assert.deepEqual(parse("is:for_review"), { kind: "for_review" });
+    assert.deepEqual(parse("is:for_review"), { kind: "for_review", since: NOW - 7 * 86_400_000 });
     assert.deepEqual(parse("is:regressed"), {
       kind: "and",
       nodes: [{ kind: "status", statuses: ["unresolved"] }, { kind: "substatus", substatuses: ["regressed"] }],
@@ -96,11 +96,14 @@ describe("issue search grammar: every documented form", () => {
     assert.deepEqual(parse("project:[web, api]"), { kind: "project_ref", slugs: ["web", "api"], token: "project:[web, api]" });
   });
 
-  test("user.email / id / username / ip match the user tag", () => {
-    assert.deepEqual(parse("user.email:a@b.c"), { kind: "tag", key: "user", values: [{ match: "exact", value: "email:a@b.c" }] });
-    assert.deepEqual(parse("user.id:42"), { kind: "tag", key: "user", values: [{ match: "exact", value: "id:42" }] });
-    assert.deepEqual(parse("user.username:ann"), { kind: "tag", key: "user", values: [{ match: "exact", value: "username:ann" }] });
-    assert.deepEqual(parse("user.ip:10.0.0.*"), { kind: "tag", key: "user", values: [{ match: "wildcard", pattern: "ip:10.0.0.*" }] });
+  test("user.email / id / username / ip match their own per-field keys, not the user tag", () => {
+    assert.deepEqual(parse("user.email:a@b.c"), { kind: "tag", key: "user.email", values: [{ match: "exact", value: "a@b.c" }] });
+    assert.deepEqual(parse("user.id:42"), { kind: "tag", key: "user.id", values: [{ match: "exact", value: "42" }] });
+    assert.deepEqual(parse("user.username:ann"), { kind: "tag", key: "user.username", values: [{ match: "exact", value: "ann" }] });
+    assert.deepEqual(parse("user.ip:10.0.0.*"), { kind: "tag", key: "user.ip", values: [{ match: "wildcard", pattern: "10.0.0.*" }] });
+    assert.deepEqual(parse("has:user.email"), { kind: "has_tag", key: "user.email" });
+    assert.deepEqual(parse("!user.id:42"), { kind: "not", node: { kind: "tag", key: "user.id", values: [{ match: "exact", value: "42" }] } });
+    assert.throws(() => parse("user.id:>42"), /"user\.id" is a tag and takes no comparison \(>\)/);
   });
 
   test("level and issue.priority", () => {

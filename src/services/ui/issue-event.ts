@@ -4,6 +4,7 @@ import type { Storage } from "../../storage/types";
 import { requireProject, type Access } from "../accounts/access";
 import { normalizeEventId } from "../events/get-event";
 import { getIssue } from "../issues/get-issue";
+import { shownTagDistribution } from "../issues/issue-tags";
 
 export interface IssueEventView {
   issue: Issue;
@@ -45,7 +46,7 @@ export async function loadIssueEvent(
   const [latest, oldest, tags] = await Promise.all([
     storage.events.latestForIssue(issue.id),
     storage.events.oldestForIssue(issue.id),
-    storage.issues.tagDistribution(issue.id, 5),
+    shownTagDistribution(storage, issue.id, 5),
   ]);
   let event = latest;
   if (rawEventId !== undefined) {

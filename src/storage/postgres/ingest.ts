@@ -1,4 +1,5 @@
 import { feedValuesOf } from "../alert-feed";
+import { counterTagsOf } from "../../processing/normalize-tags";
 import { HOUR_MS, IssueDeltas, OutcomeSums } from "../issue-deltas";
 import { asRead, readSpanContainers } from "../../items/span-containers";
 import { eventTraceOf } from "../../processing/trace-context";
@@ -206,7 +207,7 @@ async function writeEvents(tx: Queryable, records: IngestRecord[], results: Inge
   for (const { record } of stored) {
     const projectId = Number(record.projectId);
     deltas.add(issueOf.get(key(projectId, record.grouping.config, record.grouping.hash))!, {
-      event: record.event, seenAt: Math.round(record.event.timestamp * 1000), title: record.grouping.title,
+      event: { level: record.event.level, release: record.event.release, tags: counterTagsOf(record.event) }, seenAt: Math.round(record.event.timestamp * 1000), title: record.grouping.title,
       culprit: record.grouping.culprit, userKey: record.userKey,
     });
   }

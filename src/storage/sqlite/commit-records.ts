@@ -4,6 +4,7 @@
  * the thread that processed the envelope, so the commit thread (commit.thread.ts) receives flat rows
  * and strings, which structured clone copies cheaply, instead of whole event trees.
  */
+import { counterTagsOf } from "../../processing/normalize-tags";
 import type { Level } from "../../processing/types";
 import { eventTraceOf } from "../../processing/trace-context";
 import { spanRowOf, transactionRowOf, type SpanRow, type TransactionRow } from "../rows";
@@ -21,7 +22,7 @@ export interface EventCommit {
   received: number;
   level: Level;
   release: string | null;
-  /** The event's tags as one string (encodeTags): structured clone copies one string far faster than a dozen pairs. */
+  /** The tags its issue counts (counterTagsOf: the event's and its user's fields) as one string (encodeTags): structured clone copies one string far faster than a dozen pairs. */
   tags: string;
   userKey: string | null;
   /** The trace the event was captured in (contexts.trace), so a trace lists its errors. */
@@ -139,7 +140,7 @@ export function toCommitRecord(record: ReadIngestRecord): CommitRecord {
         received: Math.round(event.received * 1000),
         level: event.level,
         release: event.release ?? null,
-        tags: encodeTags(event.tags),
+        tags: encodeTags(counterTagsOf(event)),
         userKey: record.userKey,
         traceId: eventTraceOf(event.contexts)?.traceId ?? null,
         payload: record.payload,
