@@ -1,5 +1,6 @@
 import type { PerfQuery, PerfSeriesPoint, SegmentSampleRow, TransactionStats, VitalSeriesPoint, VitalStats, WebVitalName } from "../../model";
 import { VITAL_THRESHOLDS } from "../../model";
+import { addToSketch, HOUR_MS, mergeEncoded, ROLLUP_MIN_COUNT, sketchPercentiles, type Sketch } from "../perf-rollups";
 import { percentileOf, sortedDurations } from "../perf-stats";
 import type { PerformanceRepo } from "../types";
 import type { Db } from "./db";
@@ -71,82 +72,160 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
     projectId: Number(projectId), start: query.start, end: query.end,
     environment: query.environment ?? null, release: query.release ?? null, name: query.name ?? null,
   });
+  // Rollups (ADR 0022 "Rollups"): the full hours of a window, read when they hold ROLLUP_MIN_COUNT or more.
+  const rollupsSince = db.prepare<[], { since: number }>("SELECT since FROM perf_rollups_since");
+  type Range = { start: number; end: number };
+  const FULL_HOUR_FILTERS = `project_id = @projectId AND hour >= @from AND hour < @to ${FILTERS}`;
+  const segmentRollups = db.prepare<[Params & { from: number; to: number }], SegmentRollupRow>(
+    `SELECT project_id, hour, name, count, failures, total, last_end, last_op, sketch FROM segment_rollups
+     WHERE ${FULL_HOUR_FILTERS} AND (@name IS NULL OR name = @name)`,
+  );
+  const vitalRollups = db.prepare<[Params & { from: number; to: number }], VitalRollupRow>(
+    `SELECT vital, page, hour, count, good, poor, sketch FROM vital_rollups
+     WHERE ${FULL_HOUR_FILTERS} AND vital IN ('lcp', 'inp', 'cls', 'fcp', 'ttfb') AND (@name IS NULL OR page = @name)`,
+  );
+  /** The rollups' full hours of the window and the edges around them, or null when the samples are read alone. */
+  function fullHours(query: PerfQuery): { from: number; to: number; edges: Range[] } | null {
+    const from = Math.max(Math.ceil(query.start / HOUR_MS) * HOUR_MS, rollupsSince.get()?.since ?? Infinity);
+    const to = Math.floor(query.end / HOUR_MS) * HOUR_MS;
+    if (to <= from) return null;
+    return { from, to, edges: [{ start: query.start, end: from }, { start: to, end: query.end }] };
+  }
+  function rollupsOf(query: PerfQuery): { rows: SegmentRollupRow[]; edges: Range[] } | null {
+    const hours = fullHours(query);
+    if (!hours) return null;
+    const rows = query.projectIds.flatMap((projectId) => segmentRollups.all({ ...paramsOf(query, projectId), from: hours.from, to: hours.to }));
+    return rows.reduce((sum, row) => sum + row.count, 0) >= ROLLUP_MIN_COUNT ? { rows, edges: hours.edges } : null;
+  }
+  function vitalRollupsOf(query: PerfQuery): { rows: VitalRollupRow[]; edges: Range[] } | null {
+    const hours = fullHours(query);
+    if (!hours) return null;
+    const rows = query.projectIds.flatMap((projectId) => vitalRollups.all({ ...paramsOf(query, projectId), from: hours.from, to: hours.to }));
+    return rows.reduce((sum, row) => sum + row.count, 0) >= ROLLUP_MIN_COUNT ? { rows, edges: hours.edges } : null;
+  }
+
   function* samples(query: PerfQuery): Generator<SampleRow> {
     for (const projectId of query.projectIds) yield* which(rows, query).iterate({ ...paramsOf(query, projectId), limit: -1 });
   }
 
   return {
     async overview(query, interval) {
-      type Group = { projectId: number; name: string; op: string; last: number; durations: number[]; failures: number; total: number };
+      type Group = { projectId: number; name: string; op: string; last: number; durations: number[]; failures: number; total: number; count: number; sketch: Sketch | null };
+      type Slot = { durations: number[]; failures: number; count: number; sketch: Sketch | null };
       const groups = new Map<string, Group>();
-      const slots = new Map<number, { durations: number[]; failures: number }>();
+      const slots = new Map<number, Slot>();
+      const slotOf = (time: number) => query.start + Math.floor((time - query.start) / interval) * interval;
+      // Long windows at volume: the full hours from the rollups, the edges from the samples.
+      const rolled = rollupsOf(query);
+      const sketched = rolled !== null;
+      for (const row of rolled?.rows ?? []) {
+        const key = `${row.project_id}\u0000${row.name}`;
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = { projectId: row.project_id, name: row.name, op: row.last_op, last: row.last_end, durations: [], failures: 0, total: 0, count: 0, sketch: new Map() }));
+        group.count += row.count;
+        group.failures += row.failures;
+        group.total += row.total;
+        if (row.last_end >= group.last) {
+          group.last = row.last_end;
+          group.op = row.last_op;
+        }
+        const sketch = mergeEncoded(new Map(), row.sketch);
+        mergeSketch(group.sketch!, sketch);
+        const slot = slotOf(row.hour);
+        let at = slots.get(slot);
+        if (!at) slots.set(slot, (at = { durations: [], failures: 0, count: 0, sketch: new Map() }));
+        at.count += row.count;
+        at.failures += row.failures;
+        mergeSketch(at.sketch!, sketch);
+      }
       for (const projectId of query.projectIds) {
-        for (const [project, name, op, duration, failed, end] of which(narrow, query).iterate(paramsOf(query, projectId))) {
-          const key = `${project}\u0000${name}`;
-          let group = groups.get(key);
-          if (!group) groups.set(key, (group = { projectId: project, name, op, last: end, durations: [], failures: 0, total: 0 }));
-          group.durations.push(duration);
-          group.failures += failed;
-          group.total += duration;
-          if (end >= group.last) {
-            group.last = end;
-            group.op = op;
+        for (const range of rolled?.edges ?? [{ start: query.start, end: query.end }]) {
+          for (const [project, name, op, duration, failed, end] of which(narrow, query).iterate({ ...paramsOf(query, projectId), ...range })) {
+            const key = `${project}\u0000${name}`;
+            let group = groups.get(key);
+            if (!group) groups.set(key, (group = { projectId: project, name, op, last: end, durations: [], failures: 0, total: 0, count: 0, sketch: sketched ? new Map() : null }));
+            group.durations.push(duration);
+            group.count++;
+            group.failures += failed;
+            group.total += duration;
+            if (end >= group.last) {
+              group.last = end;
+              group.op = op;
+            }
+            const slot = slotOf(end);
+            let at = slots.get(slot);
+            if (!at) slots.set(slot, (at = { durations: [], failures: 0, count: 0, sketch: sketched ? new Map() : null }));
+            at.durations.push(duration);
+            at.count++;
+            at.failures += failed;
           }
-          const slot = query.start + Math.floor((end - query.start) / interval) * interval;
-          let at = slots.get(slot);
-          if (!at) slots.set(slot, (at = { durations: [], failures: 0 }));
-          at.durations.push(duration);
-          at.failures += failed;
         }
       }
       const stats = [...groups.values()].map((group): TransactionStats => {
-        const sorted = sortedDurations(group.durations);
+        const [p50, p75, p95, p99] = percentilesOf(group, [0.5, 0.75, 0.95, 0.99]) as [number, number, number, number];
         return {
-          projectId: String(group.projectId), name: group.name, op: group.op, count: sorted.length, failures: group.failures,
-          p50: percentileOf(sorted, 0.5), p75: percentileOf(sorted, 0.75), p95: percentileOf(sorted, 0.95), p99: percentileOf(sorted, 0.99),
-          total: group.total, lastSeen: group.last,
+          projectId: String(group.projectId), name: group.name, op: group.op, count: group.count, failures: group.failures,
+          p50, p75, p95, p99, total: group.total, lastSeen: group.last,
         };
       });
       const series = [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([slot, at]): PerfSeriesPoint => {
-        const sorted = sortedDurations(at.durations);
-        return { slot, count: sorted.length, failures: at.failures, p50: percentileOf(sorted, 0.5), p95: percentileOf(sorted, 0.95) };
+        const [p50, p95] = percentilesOf(at, [0.5, 0.95]) as [number, number];
+        return { slot, count: at.count, failures: at.failures, p50, p95 };
       });
       return { stats, series };
     },
     async vitalsOverview(query, interval) {
       // Per vital, pages by name and slots by index: no key is built per value (≈ 150,000 a day at volume).
+      type Values = { durations: number[]; count: number; good: number; poor: number; sketch: Sketch | null };
       const vitals = Object.keys(VITAL_THRESHOLDS) as WebVitalName[];
-      const pages = new Map(vitals.map((vital) => [vital, new Map<string, number[]>()]));
-      const slots = new Map(vitals.map((vital) => [vital, [] as number[][]]));
+      const pages = new Map(vitals.map((vital) => [vital, new Map<string, Values>()]));
+      const slots = new Map(vitals.map((vital) => [vital, [] as Values[]]));
+      const rolled = vitalRollupsOf(query);
+      const fresh = (): Values => ({ durations: [], count: 0, good: 0, poor: 0, sketch: rolled ? new Map() : null });
+      for (const row of rolled?.rows ?? []) {
+        const sketch = mergeEncoded(new Map(), row.sketch);
+        const byPage = pages.get(row.vital)!;
+        let values = byPage.get(row.page);
+        if (!values) byPage.set(row.page, (values = fresh()));
+        const bySlot = slots.get(row.vital)!;
+        const index = Math.floor((row.hour - query.start) / interval);
+        const inSlot = (bySlot[index] ??= fresh());
+        for (const into of [values, inSlot]) {
+          into.count += row.count;
+          into.good += row.good;
+          into.poor += row.poor;
+          mergeSketch(into.sketch!, sketch);
+        }
+      }
       for (const projectId of query.projectIds) {
-        for (const [vital, page, value, end] of narrowVitals.iterate(paramsOf(query, projectId))) {
-          const byPage = pages.get(vital)!;
-          const values = byPage.get(page);
-          if (values) values.push(value);
-          else byPage.set(page, [value]);
-          const bySlot = slots.get(vital)!;
-          const index = Math.floor((end - query.start) / interval);
-          (bySlot[index] ??= []).push(value);
+        for (const range of rolled?.edges ?? [{ start: query.start, end: query.end }]) {
+          for (const [vital, page, value, end] of narrowVitals.iterate({ ...paramsOf(query, projectId), ...range })) {
+            const { good, poor } = VITAL_THRESHOLDS[vital];
+            const byPage = pages.get(vital)!;
+            let values = byPage.get(page);
+            if (!values) byPage.set(page, (values = fresh()));
+            const bySlot = slots.get(vital)!;
+            const inSlot = (bySlot[Math.floor((end - query.start) / interval)] ??= fresh());
+            for (const into of [values, inSlot]) {
+              into.durations.push(value);
+              into.count++;
+              if (value <= good) into.good++;
+              else if (value > poor) into.poor++;
+            }
+          }
         }
       }
       const stats: VitalStats[] = [];
       const series: VitalSeriesPoint[] = [];
       for (const vital of vitals) {
-        const { good, poor } = VITAL_THRESHOLDS[vital];
         for (const [page, values] of pages.get(vital)!) {
-          let goodCount = 0;
-          let poorCount = 0;
-          for (const value of values) {
-            if (value <= good) goodCount++;
-            else if (value > poor) poorCount++;
-          }
           stats.push({
-            page, vital, count: values.length, p75: percentileOf(sortedDurations(values), 0.75), good: goodCount, poor: poorCount,
-            needsImprovement: values.length - goodCount - poorCount,
+            page, vital, count: values.count, p75: percentilesOf(values, [0.75])[0]!, good: values.good, poor: values.poor,
+            needsImprovement: values.count - values.good - values.poor,
           });
         }
         slots.get(vital)!.forEach((values, index) => {
-          series.push({ slot: query.start + index * interval, vital, p75: percentileOf(sortedDurations(values), 0.75), count: values.length });
+          series.push({ slot: query.start + index * interval, vital, p75: percentilesOf(values, [0.75])[0]!, count: values.count });
         });
       }
       series.sort((a, b) => a.slot - b.slot || a.vital.localeCompare(b.vital));
@@ -249,6 +328,27 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
       return out;
     },
   };
+}
+
+interface SegmentRollupRow {
+  project_id: number; hour: number; name: string; count: number; failures: number; total: number; last_end: number; last_op: string; sketch: string;
+}
+interface VitalRollupRow {
+  vital: WebVitalName; page: string; hour: number; count: number; good: number; poor: number; sketch: string;
+}
+
+function mergeSketch(into: Sketch, from: Sketch): void {
+  for (const [bucket, count] of from) into.set(bucket, (into.get(bucket) ?? 0) + count);
+}
+
+/** Exact percentiles of the durations alone; from the sketch (with the durations added) when rollups were read. */
+function percentilesOf(values: { durations: number[]; sketch: Sketch | null }, ps: readonly number[]): number[] {
+  if (values.sketch === null) {
+    const sorted = sortedDurations(values.durations);
+    return ps.map((p) => percentileOf(sorted, p));
+  }
+  for (const duration of values.durations) addToSketch(values.sketch, duration);
+  return sketchPercentiles(values.sketch, ps);
 }
 
 function toSample(row: SampleRow): SegmentSampleRow {
