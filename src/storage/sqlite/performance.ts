@@ -1,6 +1,7 @@
 import type { PerfQuery, PerfSeriesPoint, SegmentSampleRow, TransactionStats, VitalSeriesPoint, VitalStats, WebVitalName } from "../../model";
 import { VITAL_THRESHOLDS } from "../../model";
-import { addToSketch, HOUR_MS, mergeEncoded, ROLLUP_MIN_COUNT, sketchPercentiles, type Sketch } from "../perf-rollups";
+import { HOUR_MS, ROLLUP_MIN_COUNT } from "../perf-rollups";
+import { overviewOf, vitalsOverviewOf, type NarrowSample, type NarrowVitalSample, type SegmentRollupRow, type VitalRollupRow } from "../perf-rollup-reads";
 import { percentileOf, sortedDurations } from "../perf-stats";
 import type { PerformanceRepo } from "../types";
 import type { Db } from "./db";
@@ -51,7 +52,7 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
 
   // The overviews read only what they aggregate, as arrays: at 80,000 samples a window, making an
   // object of every row's eleven columns was most of the time.
-  type Narrow = [projectId: number, name: string, op: string, duration: number, failed: number, end: number];
+  type Narrow = NarrowSample;
   const narrow = {
     all: db.prepare<[Params], Narrow>(
       `SELECT project_id, name, op, duration, failed, end_ts FROM segment_samples
@@ -62,7 +63,7 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
        WHERE project_id = @projectId AND name = @name AND end_ts >= @start AND end_ts < @end ${FILTERS}`,
     ).raw(true),
   };
-  type NarrowVital = [vital: WebVitalName, page: string, value: number, end: number];
+  type NarrowVital = NarrowVitalSample;
   const narrowVitals = db.prepare<[Params], NarrowVital>(
     `SELECT vital, page, value, end_ts FROM vital_samples WHERE project_id = @projectId AND vital IN ('lcp', 'inp', 'cls', 'fcp', 'ttfb')
        AND end_ts >= @start AND end_ts < @end ${FILTERS} AND (@name IS NULL OR page = @name)`,
@@ -104,132 +105,25 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
     return rows.reduce((sum, row) => sum + row.count, 0) >= ROLLUP_MIN_COUNT ? { rows, edges: hours.edges } : null;
   }
 
+  function* edgeRows<T>(edges: Range[] | undefined, query: PerfQuery, read: (params: Params) => Iterable<T>): Generator<T> {
+    for (const projectId of query.projectIds) {
+      for (const range of edges ?? [{ start: query.start, end: query.end }]) yield* read({ ...paramsOf(query, projectId), ...range });
+    }
+  }
+
   function* samples(query: PerfQuery): Generator<SampleRow> {
     for (const projectId of query.projectIds) yield* which(rows, query).iterate({ ...paramsOf(query, projectId), limit: -1 });
   }
 
   return {
     async overview(query, interval) {
-      type Group = { projectId: number; name: string; op: string; last: number; durations: number[]; failures: number; total: number; count: number; sketch: Sketch | null };
-      type Slot = { durations: number[]; failures: number; count: number; sketch: Sketch | null };
-      const groups = new Map<string, Group>();
-      const slots = new Map<number, Slot>();
-      const slotOf = (time: number) => query.start + Math.floor((time - query.start) / interval) * interval;
       // Long windows at volume: the full hours from the rollups, the edges from the samples.
       const rolled = rollupsOf(query);
-      const sketched = rolled !== null;
-      for (const row of rolled?.rows ?? []) {
-        const key = `${row.project_id}\u0000${row.name}`;
-        let group = groups.get(key);
-        if (!group) groups.set(key, (group = { projectId: row.project_id, name: row.name, op: row.last_op, last: row.last_end, durations: [], failures: 0, total: 0, count: 0, sketch: new Map() }));
-        group.count += row.count;
-        group.failures += row.failures;
-        group.total += row.total;
-        if (row.last_end >= group.last) {
-          group.last = row.last_end;
-          group.op = row.last_op;
-        }
-        const sketch = mergeEncoded(new Map(), row.sketch);
-        mergeSketch(group.sketch!, sketch);
-        const slot = slotOf(row.hour);
-        let at = slots.get(slot);
-        if (!at) slots.set(slot, (at = { durations: [], failures: 0, count: 0, sketch: new Map() }));
-        at.count += row.count;
-        at.failures += row.failures;
-        mergeSketch(at.sketch!, sketch);
-      }
-      for (const projectId of query.projectIds) {
-        for (const range of rolled?.edges ?? [{ start: query.start, end: query.end }]) {
-          for (const [project, name, op, duration, failed, end] of which(narrow, query).iterate({ ...paramsOf(query, projectId), ...range })) {
-            const key = `${project}\u0000${name}`;
-            let group = groups.get(key);
-            if (!group) groups.set(key, (group = { projectId: project, name, op, last: end, durations: [], failures: 0, total: 0, count: 0, sketch: sketched ? new Map() : null }));
-            group.durations.push(duration);
-            group.count++;
-            group.failures += failed;
-            group.total += duration;
-            if (end >= group.last) {
-              group.last = end;
-              group.op = op;
-            }
-            const slot = slotOf(end);
-            let at = slots.get(slot);
-            if (!at) slots.set(slot, (at = { durations: [], failures: 0, count: 0, sketch: sketched ? new Map() : null }));
-            at.durations.push(duration);
-            at.count++;
-            at.failures += failed;
-          }
-        }
-      }
-      const stats = [...groups.values()].map((group): TransactionStats => {
-        const [p50, p75, p95, p99] = percentilesOf(group, [0.5, 0.75, 0.95, 0.99]) as [number, number, number, number];
-        return {
-          projectId: String(group.projectId), name: group.name, op: group.op, count: group.count, failures: group.failures,
-          p50, p75, p95, p99, total: group.total, lastSeen: group.last,
-        };
-      });
-      const series = [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([slot, at]): PerfSeriesPoint => {
-        const [p50, p95] = percentilesOf(at, [0.5, 0.95]) as [number, number];
-        return { slot, count: at.count, failures: at.failures, p50, p95 };
-      });
-      return { stats, series };
+      return overviewOf(query, interval, rolled?.rows ?? null, edgeRows(rolled?.edges, query, (params) => which(narrow, query).iterate(params)));
     },
     async vitalsOverview(query, interval) {
-      // Per vital, pages by name and slots by index: no key is built per value (≈ 150,000 a day at volume).
-      type Values = { durations: number[]; count: number; good: number; poor: number; sketch: Sketch | null };
-      const vitals = Object.keys(VITAL_THRESHOLDS) as WebVitalName[];
-      const pages = new Map(vitals.map((vital) => [vital, new Map<string, Values>()]));
-      const slots = new Map(vitals.map((vital) => [vital, [] as Values[]]));
       const rolled = vitalRollupsOf(query);
-      const fresh = (): Values => ({ durations: [], count: 0, good: 0, poor: 0, sketch: rolled ? new Map() : null });
-      for (const row of rolled?.rows ?? []) {
-        const sketch = mergeEncoded(new Map(), row.sketch);
-        const byPage = pages.get(row.vital)!;
-        let values = byPage.get(row.page);
-        if (!values) byPage.set(row.page, (values = fresh()));
-        const bySlot = slots.get(row.vital)!;
-        const index = Math.floor((row.hour - query.start) / interval);
-        const inSlot = (bySlot[index] ??= fresh());
-        for (const into of [values, inSlot]) {
-          into.count += row.count;
-          into.good += row.good;
-          into.poor += row.poor;
-          mergeSketch(into.sketch!, sketch);
-        }
-      }
-      for (const projectId of query.projectIds) {
-        for (const range of rolled?.edges ?? [{ start: query.start, end: query.end }]) {
-          for (const [vital, page, value, end] of narrowVitals.iterate({ ...paramsOf(query, projectId), ...range })) {
-            const { good, poor } = VITAL_THRESHOLDS[vital];
-            const byPage = pages.get(vital)!;
-            let values = byPage.get(page);
-            if (!values) byPage.set(page, (values = fresh()));
-            const bySlot = slots.get(vital)!;
-            const inSlot = (bySlot[Math.floor((end - query.start) / interval)] ??= fresh());
-            for (const into of [values, inSlot]) {
-              into.durations.push(value);
-              into.count++;
-              if (value <= good) into.good++;
-              else if (value > poor) into.poor++;
-            }
-          }
-        }
-      }
-      const stats: VitalStats[] = [];
-      const series: VitalSeriesPoint[] = [];
-      for (const vital of vitals) {
-        for (const [page, values] of pages.get(vital)!) {
-          stats.push({
-            page, vital, count: values.count, p75: percentilesOf(values, [0.75])[0]!, good: values.good, poor: values.poor,
-            needsImprovement: values.count - values.good - values.poor,
-          });
-        }
-        slots.get(vital)!.forEach((values, index) => {
-          series.push({ slot: query.start + index * interval, vital, p75: percentilesOf(values, [0.75])[0]!, count: values.count });
-        });
-      }
-      series.sort((a, b) => a.slot - b.slot || a.vital.localeCompare(b.vital));
-      return { stats, series };
+      return vitalsOverviewOf(query, interval, rolled?.rows ?? null, edgeRows(rolled?.edges, query, (params) => narrowVitals.iterate(params)));
     },
     async transactions(query) {
       const groups = new Map<string, { projectId: number; name: string; op: string; last: number; durations: number[]; failures: number; total: number }>();
@@ -328,27 +222,6 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
       return out;
     },
   };
-}
-
-interface SegmentRollupRow {
-  project_id: number; hour: number; name: string; count: number; failures: number; total: number; last_end: number; last_op: string; sketch: string;
-}
-interface VitalRollupRow {
-  vital: WebVitalName; page: string; hour: number; count: number; good: number; poor: number; sketch: string;
-}
-
-function mergeSketch(into: Sketch, from: Sketch): void {
-  for (const [bucket, count] of from) into.set(bucket, (into.get(bucket) ?? 0) + count);
-}
-
-/** Exact percentiles of the durations alone; from the sketch (with the durations added) when rollups were read. */
-function percentilesOf(values: { durations: number[]; sketch: Sketch | null }, ps: readonly number[]): number[] {
-  if (values.sketch === null) {
-    const sorted = sortedDurations(values.durations);
-    return ps.map((p) => percentileOf(sorted, p));
-  }
-  for (const duration of values.durations) addToSketch(values.sketch, duration);
-  return sketchPercentiles(values.sketch, ps);
 }
 
 function toSample(row: SampleRow): SegmentSampleRow {
