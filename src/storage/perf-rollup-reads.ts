@@ -21,7 +21,7 @@ export interface VitalRollupRow {
 
 export function overviewOf(
   query: PerfQuery, interval: number, rolled: SegmentRollupRow[] | null, edges: Iterable<NarrowSample>,
-): { stats: TransactionStats[]; series: PerfSeriesPoint[] } {
+): { stats: TransactionStats[]; series: PerfSeriesPoint[]; approximate: boolean } {
   type Group = { projectId: number; name: string; op: string; last: number; durations: number[]; failures: number; total: number; count: number; sketch: Sketch | null };
   type Slot = { durations: number[]; failures: number; count: number; sketch: Sketch | null };
   const groups = new Map<string, Group>();
@@ -78,12 +78,12 @@ export function overviewOf(
     const [p50, p95] = percentilesOf(at, [0.5, 0.95]) as [number, number];
     return { slot, count: at.count, failures: at.failures, p50, p95 };
   });
-  return { stats, series };
+  return { stats, series, approximate: rolled !== null };
 }
 
 export function vitalsOverviewOf(
   query: PerfQuery, interval: number, rolled: VitalRollupRow[] | null, edges: Iterable<NarrowVitalSample>,
-): { stats: VitalStats[]; series: VitalSeriesPoint[] } {
+): { stats: VitalStats[]; series: VitalSeriesPoint[]; approximate: boolean } {
   // Per vital, pages by name and slots by index: no key is built per value (≈ 150,000 a day at volume).
   type Values = { durations: number[]; count: number; good: number; poor: number; sketch: Sketch | null };
   const vitals = Object.keys(VITAL_THRESHOLDS) as WebVitalName[];
@@ -133,7 +133,7 @@ export function vitalsOverviewOf(
     });
   }
   series.sort((a, b) => a.slot - b.slot || a.vital.localeCompare(b.vital));
-  return { stats, series };
+  return { stats, series, approximate: rolled !== null };
 }
 
 function mergeSketch(into: Sketch, from: Sketch): void {

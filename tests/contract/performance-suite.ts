@@ -177,7 +177,7 @@ export function performanceContract(engine: string, factory: EngineFactory): voi
       const TOTAL = 24_000;
       const names = ["GET /a", "GET /b", "GET /c"];
       const specs = Array.from({ length: TOTAL }, (_, i) => ({
-        id: 10_000 + i, name: names[i % 3]!, end: NOW - 6.5 * 3_600_000 + Math.floor((i * 6.5 * 3_600_000) / TOTAL), duration: 1 + ((i * 7919) % 9973) / 3,
+        id: 10_000 + i, name: names[i % 3]!, end: NOW - 6.5 * 3_600_000 + Math.floor((i * 6.5 * 3_600_000) / TOTAL), duration: 1 + ((i * 7919) % 9973) / 4,
         failed: i % 13 === 0, lcp: 300 + ((i * 31) % 5000),
       }));
       const records = specs.map((s) => legacyTransaction(project, s.id, s.name, s.end, s.duration, s.failed ? "internal_error" : "ok", { measurements: { lcp: s.lcp } }));
@@ -188,7 +188,8 @@ export function performanceContract(engine: string, factory: EngineFactory): voi
       const query: PerfQuery = { projectIds: [project.id], start: NOW - 24 * 3_600_000 + 1234, end: NOW + 1 };
       const within = (actual: number | null | undefined, expected: number, what: string) =>
         assert.ok(actual !== undefined && actual !== null && Math.abs(actual - expected) <= 0.01 * expected + 1e-9, `${what}: ${actual} vs ${expected}`);
-      const { stats, series } = await storage.performance.overview(query, 3_600_000);
+      const { stats, series, approximate } = await storage.performance.overview(query, 3_600_000);
+      assert.equal(approximate, true);
       assert.deepEqual(stats.map((row) => row.name).sort(), names);
       for (const row of stats) {
         const mine = specs.filter((s) => s.name === row.name);
@@ -208,7 +209,14 @@ export function performanceContract(engine: string, factory: EngineFactory): voi
       assert.deepEqual(one.stats.map((row) => [row.name, row.count]), [["GET /b", specs.filter((s) => s.name === "GET /b").length]]);
       assert.deepEqual((await storage.performance.overview({ ...query, environment: "staging" }, 3_600_000)).stats, []);
 
+      // A short window (no full hour of 20,000) stays exact.
+      const lastHour = await storage.performance.overview({ ...query, start: NOW - 3_600_000 }, 60_000);
+      assert.equal(lastHour.approximate, false);
+      const recent = specs.filter((s) => s.end >= NOW - 3_600_000 && s.name === "GET /a").map((s) => s.duration);
+      close(lastHour.stats.find((row) => row.name === "GET /a")?.p95, expectedPercentile(recent, 0.95), "last hour p95");
+
       const vitals = await storage.performance.vitalsOverview(query, 3_600_000);
+      assert.equal(vitals.approximate, true);
       for (const name of names) {
         const lcps = specs.filter((s) => s.name === name).map((s) => s.lcp);
         const row = vitals.stats.find((stat) => stat.vital === "lcp" && stat.page === name);

@@ -52,7 +52,7 @@ export function postgresPerformance(db: PgDb): PerformanceRepo {
         return overviewOf(query, interval, rolled.rows, edges.flat());
       }
       const [stats, series] = await Promise.all([repo.transactions(query), repo.series(query, interval)]);
-      return { stats, series };
+      return { stats, series, approximate: false };
     },
     async vitalsOverview(query, interval) {
       const rolled = await rollupsOf<VitalRollupRow>(query, "vital_rollups", "vital, page, hour, count, good, poor, sketch");
@@ -67,7 +67,7 @@ export function postgresPerformance(db: PgDb): PerformanceRepo {
         return vitalsOverviewOf(query, interval, rolled.rows.filter((row) => Object.hasOwn(VITAL_THRESHOLDS, row.vital)), edges.flat());
       }
       const [stats, series] = await Promise.all([repo.vitals(query), repo.vitalSeries(query, interval)]);
-      return { stats, series };
+      return { stats, series, approximate: false };
     },
     async transactions(query) {
       const { where, params } = whereOf(query, "name");
