@@ -22,7 +22,7 @@ const PERCENTILES = "percentile_cont(ARRAY[0.5, 0.75, 0.95, 0.99]::float8[]) WIT
 export function postgresPerformance(db: PgDb): PerformanceRepo {
   /** The rollups' full hours of the window and the edges around them, or null when the samples are read alone. */
   async function fullHours(query: PerfQuery): Promise<{ hours: PerfQuery; edges: PerfQuery[] } | null> {
-    const [since] = await db.query<{ since: number }>("SELECT since FROM perf_rollups_since");
+    const [since] = await db.query<{ since: number }>("SELECT MAX(since) AS since FROM perf_rollups_since");
     const from = Math.max(Math.ceil(query.start / HOUR_MS) * HOUR_MS, since?.since ?? Infinity);
     const to = Math.floor(query.end / HOUR_MS) * HOUR_MS;
     if (to <= from) return null;

@@ -74,7 +74,7 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
     environment: query.environment ?? null, release: query.release ?? null, name: query.name ?? null,
   });
   // Rollups (ADR 0022 "Rollups"): the full hours of a window, read when they hold ROLLUP_MIN_COUNT or more.
-  const rollupsSince = db.prepare<[], { since: number }>("SELECT since FROM perf_rollups_since");
+  const rollupsSince = db.prepare<[], { since: number }>("SELECT MAX(since) AS since FROM perf_rollups_since");
   type Range = { start: number; end: number };
   const FULL_HOUR_FILTERS = `project_id = @projectId AND hour >= @from AND hour < @to ${FILTERS}`;
   const segmentRollups = db.prepare<[Params & { from: number; to: number }], SegmentRollupRow>(
