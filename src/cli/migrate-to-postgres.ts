@@ -96,6 +96,11 @@ const TABLES: TableCopy[] = [
   // Performance samples (ADR 0022)
   { table: "segment_samples", orderBy: "project_id, end_ts, trace_id, span_id", partitionBy: { table: "segment_samples", column: "end_ts" } },
   { table: "vital_samples", orderBy: "project_id, vital, end_ts, trace_id, span_id", partitionBy: { table: "vital_samples", column: "end_ts" } },
+  // Their per-hour rollups (ADR 0022 "Rollups"), and from when they are whole: PostgreSQL's own row (its
+  // migration's, 0 on an empty database) stays beside SQLite's, and the reads take the later one.
+  { table: "segment_rollups", orderBy: "project_id, hour, name, environment, release", partitionBy: { table: "segment_rollups", column: "hour" } },
+  { table: "vital_rollups", orderBy: "project_id, hour, vital, page, environment, release", partitionBy: { table: "vital_rollups", column: "hour" } },
+  { table: "perf_rollups_since", orderBy: "since", distinctCount: "SELECT COUNT(*) + 1 AS n FROM perf_rollups_since" },
   { table: "session_states", orderBy: "project_id, sid" },
   { table: "session_counts", orderBy: "project_id, hour, release, environment, health", partitionBy: { table: "session_counts", column: "hour" } },
   { table: "session_users", orderBy: "project_id, hour, release, environment, did", partitionBy: { table: "session_users", column: "hour" } },

@@ -190,10 +190,14 @@ export interface PerformanceRepo {
   transactions(query: PerfQuery): Promise<TransactionStats[]>;
   /** Per `interval` ms from `query.start` (slots with no sample left out), oldest first. */
   series(query: PerfQuery, interval: number): Promise<PerfSeriesPoint[]>;
-  /** `transactions` and `series` together: one read of the window where the engine aggregates itself. */
-  overview(query: PerfQuery, interval: number): Promise<{ stats: TransactionStats[]; series: PerfSeriesPoint[] }>;
+  /**
+   * `transactions` and `series` together: one read of the window where the engine aggregates itself.
+   * `approximate`: the window's full hours came from the per-hour rollups (ADR 0022 "Rollups"), its
+   * percentiles within 1 % of the exact ones.
+   */
+  overview(query: PerfQuery, interval: number): Promise<{ stats: TransactionStats[]; series: PerfSeriesPoint[]; approximate: boolean }>;
   /** `vitals` and `vitalSeries` together, likewise. */
-  vitalsOverview(query: PerfQuery, interval: number): Promise<{ stats: VitalStats[]; series: VitalSeriesPoint[] }>;
+  vitalsOverview(query: PerfQuery, interval: number): Promise<{ stats: VitalStats[]; series: VitalSeriesPoint[]; approximate: boolean }>;
   /** How many samples fall in each of `buckets` bins of `width` ms from 0; longer ones in the last. */
   histogram(query: PerfQuery, width: number, buckets: number): Promise<number[]>;
   /** The `limit` longest samples, longest first. */

@@ -171,6 +171,61 @@ export function performanceContract(engine: string, factory: EngineFactory): voi
       assert.deepEqual(trend.filter((point) => point.vital === "lcp").map((point) => point.count), [5]);
     });
 
+    it("answers long windows at volume within 1 % on percentiles, exact on counts (ADR 0022 rollups)", async () => {
+      // 24,000 segments over the 6.5 hours before NOW (22,154 in its 6 full hours, the rollups' threshold
+      // being 20,000), three names, an LCP each.
+      const TOTAL = 24_000;
+      const names = ["GET /a", "GET /b", "GET /c"];
+      const specs = Array.from({ length: TOTAL }, (_, i) => ({
+        id: 10_000 + i, name: names[i % 3]!, end: NOW - 6.5 * 3_600_000 + Math.floor((i * 6.5 * 3_600_000) / TOTAL), duration: 1 + ((i * 7919) % 9973) / 4,
+        failed: i % 13 === 0, lcp: 300 + ((i * 31) % 5000),
+      }));
+      const records = specs.map((s) => legacyTransaction(project, s.id, s.name, s.end, s.duration, s.failed ? "internal_error" : "ok", { measurements: { lcp: s.lcp } }));
+      for (let i = 0; i < records.length; i += 2000) await storage.ingest.commit(records.slice(i, i + 2000));
+      // A retry of a batch counts nothing again.
+      await storage.ingest.commit(records.slice(0, 2000));
+
+      const query: PerfQuery = { projectIds: [project.id], start: NOW - 24 * 3_600_000 + 1234, end: NOW + 1 };
+      const within = (actual: number | null | undefined, expected: number, what: string) =>
+        assert.ok(actual !== undefined && actual !== null && Math.abs(actual - expected) <= 0.01 * expected + 1e-9, `${what}: ${actual} vs ${expected}`);
+      const { stats, series, approximate } = await storage.performance.overview(query, 3_600_000);
+      assert.equal(approximate, true);
+      assert.deepEqual(stats.map((row) => row.name).sort(), names);
+      for (const row of stats) {
+        const mine = specs.filter((s) => s.name === row.name);
+        const durations = mine.map((s) => s.duration);
+        assert.equal(row.count, mine.length, row.name);
+        assert.equal(row.failures, mine.filter((s) => s.failed).length, row.name);
+        assert.ok(Math.abs(row.total - durations.reduce((a, b) => a + b, 0)) < 1e-6 * row.total, `${row.name} total`);
+        assert.equal(row.lastSeen, Math.max(...mine.map((s) => s.end)));
+        assert.equal(row.op, "http.server");
+        for (const [p, value] of [[0.5, row.p50], [0.75, row.p75], [0.95, row.p95], [0.99, row.p99]] as const) within(value, expectedPercentile(durations, p), `${row.name} p${p * 100}`);
+      }
+      assert.equal(series.reduce((sum, point) => sum + point.count, 0), TOTAL);
+      assert.equal(series.reduce((sum, point) => sum + point.failures, 0), specs.filter((s) => s.failed).length);
+      const last = series.at(-1)!;
+      within(last.p95, expectedPercentile(specs.filter((s) => s.end >= last.slot).map((s) => s.duration), 0.95), "last slot p95");
+      const one = await storage.performance.overview({ ...query, name: "GET /b" }, 3_600_000);
+      assert.deepEqual(one.stats.map((row) => [row.name, row.count]), [["GET /b", specs.filter((s) => s.name === "GET /b").length]]);
+      assert.deepEqual((await storage.performance.overview({ ...query, environment: "staging" }, 3_600_000)).stats, []);
+
+      // A short window (no full hour of 20,000) stays exact.
+      const lastHour = await storage.performance.overview({ ...query, start: NOW - 3_600_000 }, 60_000);
+      assert.equal(lastHour.approximate, false);
+      const recent = specs.filter((s) => s.end >= NOW - 3_600_000 && s.name === "GET /a").map((s) => s.duration);
+      close(lastHour.stats.find((row) => row.name === "GET /a")?.p95, expectedPercentile(recent, 0.95), "last hour p95");
+
+      const vitals = await storage.performance.vitalsOverview(query, 3_600_000);
+      assert.equal(vitals.approximate, true);
+      for (const name of names) {
+        const lcps = specs.filter((s) => s.name === name).map((s) => s.lcp);
+        const row = vitals.stats.find((stat) => stat.vital === "lcp" && stat.page === name);
+        assert.deepEqual([row?.count, row?.good, row?.poor], [lcps.length, lcps.filter((v) => v <= 2500).length, lcps.filter((v) => v > 4000).length], name);
+        within(row?.p75, expectedPercentile(lcps, 0.75), `${name} lcp p75`);
+      }
+      assert.equal(vitals.series.reduce((sum, point) => sum + point.count, 0), TOTAL);
+    });
+
     it("finds the issues of errors captured in given traces", async () => {
       await storage.ingest.commit([
         record(project, errorEvent(1, 0, { trace_id: TRACE })),

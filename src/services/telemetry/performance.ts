@@ -4,7 +4,7 @@
  * samples written at commit time (ADR 0022).
  */
 import type {
-  Issue, PerfQuery, PerfSeriesPoint, Project, SegmentSampleRow, StoredSpan, TransactionStats, VitalSeriesPoint, VitalStats, WebVitalName,
+  Issue, PerfQuery, PerfSeriesPoint, Project, SegmentSampleRow, StoredSpan, TransactionStats, VitalStats, WebVitalName,
 } from "../../model";
 import { VITAL_THRESHOLDS } from "../../model";
 import type { Storage } from "../../storage/types";
@@ -63,11 +63,14 @@ function seriesOf(points: PerfSeriesPoint[], window: PerfWindow, interval: numbe
 }
 
 /** Every transaction of these projects in the window, unsorted, with the window's throughput and p95 series. */
-export async function transactionsReport(storage: Storage, projects: Project[], window: PerfWindow, interval: number): Promise<{ rows: TransactionRow[]; series: PerfSeries }> {
-  if (projects.length === 0) return { rows: [], series: seriesOf([], window, interval) };
+/** `approximate`: the percentiles came from per-hour sketches, within 1 % (a long window at volume, ADR 0022 "Rollups"). */
+export async function transactionsReport(
+  storage: Storage, projects: Project[], window: PerfWindow, interval: number,
+): Promise<{ rows: TransactionRow[]; series: PerfSeries; approximate: boolean }> {
+  if (projects.length === 0) return { rows: [], series: seriesOf([], window, interval), approximate: false };
   const query = queryOf(projects, window);
-  const { stats, series } = await storage.performance.overview(query, interval);
-  return { rows: stats.map((row) => withRates(row, window)), series: seriesOf(series, window, interval) };
+  const { stats, series, approximate } = await storage.performance.overview(query, interval);
+  return { rows: stats.map((row) => withRates(row, window)), series: seriesOf(series, window, interval), approximate };
 }
 
 export interface SpanOpTime {
@@ -88,6 +91,8 @@ export interface TransactionSummary {
   /** How many spans the span operations were computed from (those of the most recent traces). */
   spanOpsFrom: number;
   relatedIssues: { issue: Issue; events: number }[];
+  /** The percentiles came from per-hour sketches, within 1 % (ADR 0022 "Rollups"). */
+  approximate: boolean;
 }
 
 const sum = <T>(rows: T[], of: (row: T) => number) => rows.reduce((total, row) => total + of(row), 0);
@@ -108,9 +113,12 @@ export function histogramWidth(upTo: number, buckets: number): number {
 
 export async function transactionSummary(storage: Storage, projects: Project[], window: PerfWindow, name: string, interval: number): Promise<TransactionSummary> {
   const query = queryOf(projects, window, name);
-  const empty = { stats: null, series: seriesOf([], window, interval), histogram: { width: 1, counts: [] }, slowest: [], spanOps: [], spanOpsFrom: 0, relatedIssues: [] };
+  const empty = {
+    stats: null, series: seriesOf([], window, interval), histogram: { width: 1, counts: [] }, slowest: [], spanOps: [], spanOpsFrom: 0, relatedIssues: [],
+    approximate: false,
+  };
   if (projects.length === 0) return empty;
-  const [{ stats, series: points }, slowest, traces] = await Promise.all([
+  const [{ stats, series: points, approximate }, slowest, traces] = await Promise.all([
     storage.performance.overview(query, interval),
     storage.performance.slowest(query, 10),
     storage.performance.recentTraces(query, RELATED_TRACES),
@@ -139,7 +147,7 @@ export async function transactionSummary(storage: Storage, projects: Project[], 
   const inWindow = traceSpans.flat().filter((span) => span.segmentName === name);
   return {
     stats: withRates(merged, window), series: seriesOf(points, window, interval), histogram: { width, counts }, slowest,
-    spanOps: spanOpTimes(inWindow), spanOpsFrom: inWindow.length, relatedIssues,
+    spanOps: spanOpTimes(inWindow), spanOpsFrom: inWindow.length, relatedIssues, approximate,
   };
 }
 
@@ -221,6 +229,8 @@ export interface WebVitalsReport {
   /** Across every page: p75 and bands per vital (weighted by samples). */
   overall: Partial<Record<WebVitalName, { count: number; good: number; needsImprovement: number; poor: number }>>;
   trend: { x: number[]; interval: number; p75: Record<WebVitalName, (number | null)[]> };
+  /** The p75s came from per-hour sketches, within 1 % (ADR 0022 "Rollups"). */
+  approximate: boolean;
 }
 
 export const WEB_VITAL_ORDER: WebVitalName[] = ["lcp", "inp", "cls", "fcp", "ttfb"];
@@ -229,9 +239,9 @@ export async function webVitalsReport(storage: Storage, projects: Project[], win
   const x: number[] = [];
   for (let at = window.start; at < window.end; at += interval) x.push(at);
   const emptyTrend = Object.fromEntries(WEB_VITAL_ORDER.map((vital) => [vital, x.map(() => null)])) as Record<WebVitalName, (number | null)[]>;
-  if (projects.length === 0) return { pages: [], overall: {}, trend: { x, interval, p75: emptyTrend } };
+  if (projects.length === 0) return { pages: [], overall: {}, trend: { x, interval, p75: emptyTrend }, approximate: false };
   const query = queryOf(projects, window, page);
-  const { stats, series: points }: { stats: VitalStats[]; series: VitalSeriesPoint[] } = await storage.performance.vitalsOverview(query, interval);
+  const { stats, series: points, approximate } = await storage.performance.vitalsOverview(query, interval);
   const pages = new Map<string, VitalPage>();
   const overall: WebVitalsReport["overall"] = {};
   for (const row of stats) {
@@ -255,6 +265,6 @@ export async function webVitalsReport(storage: Storage, projects: Project[], win
   }
   return {
     pages: [...pages.values()].sort((a, b) => b.score - a.score || b.samples - a.samples || a.page.localeCompare(b.page)),
-    overall, trend: { x, interval, p75: trend },
+    overall, trend: { x, interval, p75: trend }, approximate,
   };
 }

@@ -62,6 +62,8 @@ function addSpanDay(needs: PartitionNeeds, end: number): void {
   needs.add("spans", end);
   needs.add("segment_samples", end);
   needs.add("vital_samples", end);
+  needs.add("segment_rollups", end);
+  needs.add("vital_rollups", end);
 }
 
 export function partitionNeeds(records: IngestRecord[]): PartitionNeeds {

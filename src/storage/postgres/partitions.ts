@@ -14,6 +14,8 @@ export const PARTITIONED_TABLES = [
   "events", "transactions", "spans", "outcomes", "session_counts", "session_users",
   // Performance samples (ADR 0022)
   "segment_samples", "vital_samples",
+  // Their per-hour rollups (ADR 0022 "Rollups"), by hour.
+  "segment_rollups", "vital_rollups",
   // Logs and attachments (issue 38).
   "logs", "attachments",
 ] as const;

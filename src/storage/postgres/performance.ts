@@ -1,13 +1,15 @@
 import type { PerfQuery, SegmentSampleRow, VitalStats, WebVitalName } from "../../model";
 import { VITAL_THRESHOLDS } from "../../model";
+import { overviewOf, vitalsOverviewOf, type NarrowSample, type NarrowVitalSample, type SegmentRollupRow, type VitalRollupRow } from "../perf-rollup-reads";
+import { HOUR_MS, ROLLUP_MIN_COUNT } from "../perf-rollups";
 import type { PerformanceRepo } from "../types";
 import { idsOf, type Param, type PgDb } from "./db";
 
 /** The WHERE clause of a performance read and its parameters ($1… in order). */
-function whereOf(query: PerfQuery, nameColumn: "name" | "page"): { where: string; params: Param[]; p: (value: Param) => string } {
+function whereOf(query: PerfQuery, nameColumn: "name" | "page", time: "end_ts" | "hour" = "end_ts"): { where: string; params: Param[]; p: (value: Param) => string } {
   const params: Param[] = [idsOf(query.projectIds), query.start, query.end];
   const p = (value: Param) => `$${params.push(value)}`;
-  const where = ["project_id = ANY($1::bigint[])", "end_ts >= $2", "end_ts < $3"];
+  const where = ["project_id = ANY($1::bigint[])", `${time} >= $2`, `${time} < $3`];
   if (query.environment !== undefined) where.push(`environment = ${p(query.environment)}`);
   if (query.release !== undefined) where.push(`release = ${p(query.release)}`);
   if (query.name !== undefined) where.push(`${nameColumn} = ${p(query.name)}`);
@@ -18,14 +20,54 @@ const PERCENTILES = "percentile_cont(ARRAY[0.5, 0.75, 0.95, 0.99]::float8[]) WIT
 
 /** The performance reads on PostgreSQL (ADR 0022): aggregated by the database over the day partitions of the samples. */
 export function postgresPerformance(db: PgDb): PerformanceRepo {
+  /** The rollups' full hours of the window and the edges around them, or null when the samples are read alone. */
+  async function fullHours(query: PerfQuery): Promise<{ hours: PerfQuery; edges: PerfQuery[] } | null> {
+    const [since] = await db.query<{ since: number }>("SELECT MAX(since) AS since FROM perf_rollups_since");
+    const from = Math.max(Math.ceil(query.start / HOUR_MS) * HOUR_MS, since?.since ?? Infinity);
+    const to = Math.floor(query.end / HOUR_MS) * HOUR_MS;
+    if (to <= from) return null;
+    const edges = [{ ...query, end: from }, { ...query, start: to }].filter((edge) => edge.start < edge.end);
+    return { hours: { ...query, start: from, end: to }, edges };
+  }
+  /** The rollup rows of the window's full hours when they hold ROLLUP_MIN_COUNT or more (ADR 0022 "Rollups"). */
+  async function rollupsOf<Row extends { count: number }>(query: PerfQuery, table: "segment_rollups" | "vital_rollups", columns: string) {
+    const window = await fullHours(query);
+    if (!window) return null;
+    const { where, params } = whereOf(window.hours, table === "segment_rollups" ? "name" : "page", "hour");
+    const rows = await db.query<Row>(`SELECT ${columns} FROM ${table} WHERE ${where}`, params);
+    return rows.reduce((sum, row) => sum + row.count, 0) >= ROLLUP_MIN_COUNT ? { rows, edges: window.edges } : null;
+  }
+
   const repo: PerformanceRepo = {
     async overview(query, interval) {
+      const rolled = await rollupsOf<SegmentRollupRow>(query, "segment_rollups", "project_id, hour, name, count, failures, total, last_end, last_op, sketch");
+      if (rolled) {
+        const edges = await Promise.all(rolled.edges.map(async (edge) => {
+          const { where, params } = whereOf(edge, "name");
+          const rows = await db.query<{ project_id: number; name: string; op: string; duration: number; failed: number; end_ts: number }>(
+            `SELECT project_id, name, op, duration, failed::int AS failed, end_ts FROM segment_samples WHERE ${where}`, params,
+          );
+          return rows.map((r): NarrowSample => [r.project_id, r.name, r.op, r.duration, r.failed, r.end_ts]);
+        }));
+        return overviewOf(query, interval, rolled.rows, edges.flat());
+      }
       const [stats, series] = await Promise.all([repo.transactions(query), repo.series(query, interval)]);
-      return { stats, series };
+      return { stats, series, approximate: false };
     },
     async vitalsOverview(query, interval) {
+      const rolled = await rollupsOf<VitalRollupRow>(query, "vital_rollups", "vital, page, hour, count, good, poor, sketch");
+      if (rolled) {
+        const edges = await Promise.all(rolled.edges.map(async (edge) => {
+          const { where, params } = whereOf(edge, "page");
+          const rows = await db.query<{ vital: WebVitalName; page: string; value: number; end_ts: number }>(
+            `SELECT vital, page, value, end_ts FROM vital_samples WHERE ${where} AND vital IN ('lcp', 'inp', 'cls', 'fcp', 'ttfb')`, params,
+          );
+          return rows.map((r): NarrowVitalSample => [r.vital, r.page, r.value, r.end_ts]);
+        }));
+        return vitalsOverviewOf(query, interval, rolled.rows.filter((row) => Object.hasOwn(VITAL_THRESHOLDS, row.vital)), edges.flat());
+      }
       const [stats, series] = await Promise.all([repo.vitals(query), repo.vitalSeries(query, interval)]);
-      return { stats, series };
+      return { stats, series, approximate: false };
     },
     async transactions(query) {
       const { where, params } = whereOf(query, "name");

@@ -10,6 +10,8 @@ import type { Queryable } from "./db";
 import { MissingPartitions, PartitionNeeds, type Partitions } from "./partitions";
 import { loadSessionStates } from "./sessions";
 import { addPerfSamples, noSamples, SEGMENT_SAMPLE_COLUMNS, VITAL_SAMPLE_COLUMNS, type PerfSamples } from "../perf-samples";
+import { RollupDeltas } from "../perf-rollups";
+import { writeRollups } from "./perf-rollups";
 
 type Scalar = string | number | boolean | null;
 
@@ -33,27 +35,40 @@ export const INSERT_SPANS = unnestInsert("spans", typed(SPAN_COLUMNS), "ON CONFL
 
 export const rowValues = <R extends object>(row: R, columns: readonly (keyof R)[]): Scalar[] => columns.map((c) => row[c] as Scalar);
 
+// The samples stored come back (a copy returns nothing): they, and only they, go into the rollups.
 const INSERT_SEGMENT_SAMPLES = unnestInsert(
   "segment_samples",
   SEGMENT_SAMPLE_COLUMNS.map((name) => [name, SAMPLE_TYPES[name] ?? "text"] as const),
-  "ON CONFLICT DO NOTHING",
+  `ON CONFLICT DO NOTHING RETURNING ${SEGMENT_SAMPLE_COLUMNS.join(", ")}`,
 );
 const INSERT_VITAL_SAMPLES = unnestInsert(
   "vital_samples",
   VITAL_SAMPLE_COLUMNS.map((name) => [name, SAMPLE_TYPES[name] ?? "text"] as const),
-  "ON CONFLICT DO NOTHING",
+  `ON CONFLICT DO NOTHING RETURNING ${VITAL_SAMPLE_COLUMNS.join(", ")}`,
 );
 
 /** The batch's performance samples (ADR 0022), in key order so concurrent commits lock rows alike; a copy is ignored. */
 async function writePerfSamples(tx: Queryable, samples: PerfSamples): Promise<void> {
+  const deltas = new RollupDeltas();
   if (samples.segments.length > 0) {
     const ordered = sortedBy(samples.segments, (s) => [s[0], s[1], s[2], s[3]]);
-    await tx.query(INSERT_SEGMENT_SAMPLES, columnArrays(ordered, SEGMENT_SAMPLE_COLUMNS.length));
+    type Stored = {
+      project_id: number; end_ts: number; trace_id: string; span_id: string; name: string; op: string; duration: number; failed: boolean;
+      environment: string; release: string; event_id: string | null;
+    };
+    for (const r of await tx.query<Stored>(INSERT_SEGMENT_SAMPLES, columnArrays(ordered, SEGMENT_SAMPLE_COLUMNS.length))) {
+      deltas.addSegment([r.project_id, r.end_ts, r.trace_id, r.span_id, r.name, r.op, r.duration, r.failed, r.environment, r.release, r.event_id]);
+    }
   }
   if (samples.vitals.length > 0) {
     const ordered = sortedBy(samples.vitals, (v) => [v[0], v[1], v[2], v[3], v[4]]);
-    await tx.query(INSERT_VITAL_SAMPLES, columnArrays(ordered, VITAL_SAMPLE_COLUMNS.length));
+    type Stored = { project_id: number; vital: string; end_ts: number; trace_id: string; span_id: string; page: string; value: number; environment: string; release: string };
+    for (const r of await tx.query<Stored>(INSERT_VITAL_SAMPLES, columnArrays(ordered, VITAL_SAMPLE_COLUMNS.length))) {
+      deltas.addVital([r.project_id, r.vital, r.end_ts, r.trace_id, r.span_id, r.page, r.value, r.environment, r.release]);
+    }
   }
+  // Per-hour rollups (ADR 0022 "Rollups") of the samples stored.
+  await writeRollups(tx, deltas);
 }
 
 /**

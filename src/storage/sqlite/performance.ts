@@ -1,5 +1,7 @@
 import type { PerfQuery, PerfSeriesPoint, SegmentSampleRow, TransactionStats, VitalSeriesPoint, VitalStats, WebVitalName } from "../../model";
 import { VITAL_THRESHOLDS } from "../../model";
+import { HOUR_MS, ROLLUP_MIN_COUNT } from "../perf-rollups";
+import { overviewOf, vitalsOverviewOf, type NarrowSample, type NarrowVitalSample, type SegmentRollupRow, type VitalRollupRow } from "../perf-rollup-reads";
 import { percentileOf, sortedDurations } from "../perf-stats";
 import type { PerformanceRepo } from "../types";
 import type { Db } from "./db";
@@ -50,7 +52,7 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
 
   // The overviews read only what they aggregate, as arrays: at 80,000 samples a window, making an
   // object of every row's eleven columns was most of the time.
-  type Narrow = [projectId: number, name: string, op: string, duration: number, failed: number, end: number];
+  type Narrow = NarrowSample;
   const narrow = {
     all: db.prepare<[Params], Narrow>(
       `SELECT project_id, name, op, duration, failed, end_ts FROM segment_samples
@@ -61,7 +63,7 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
        WHERE project_id = @projectId AND name = @name AND end_ts >= @start AND end_ts < @end ${FILTERS}`,
     ).raw(true),
   };
-  type NarrowVital = [vital: WebVitalName, page: string, value: number, end: number];
+  type NarrowVital = NarrowVitalSample;
   const narrowVitals = db.prepare<[Params], NarrowVital>(
     `SELECT vital, page, value, end_ts FROM vital_samples WHERE project_id = @projectId AND vital IN ('lcp', 'inp', 'cls', 'fcp', 'ttfb')
        AND end_ts >= @start AND end_ts < @end ${FILTERS} AND (@name IS NULL OR page = @name)`,
@@ -71,86 +73,57 @@ export function sqlitePerformance(db: Db): PerformanceRepo {
     projectId: Number(projectId), start: query.start, end: query.end,
     environment: query.environment ?? null, release: query.release ?? null, name: query.name ?? null,
   });
+  // Rollups (ADR 0022 "Rollups"): the full hours of a window, read when they hold ROLLUP_MIN_COUNT or more.
+  const rollupsSince = db.prepare<[], { since: number }>("SELECT MAX(since) AS since FROM perf_rollups_since");
+  type Range = { start: number; end: number };
+  const FULL_HOUR_FILTERS = `project_id = @projectId AND hour >= @from AND hour < @to ${FILTERS}`;
+  const segmentRollups = db.prepare<[Params & { from: number; to: number }], SegmentRollupRow>(
+    `SELECT project_id, hour, name, count, failures, total, last_end, last_op, sketch FROM segment_rollups
+     WHERE ${FULL_HOUR_FILTERS} AND (@name IS NULL OR name = @name)`,
+  );
+  const vitalRollups = db.prepare<[Params & { from: number; to: number }], VitalRollupRow>(
+    `SELECT vital, page, hour, count, good, poor, sketch FROM vital_rollups
+     WHERE ${FULL_HOUR_FILTERS} AND vital IN ('lcp', 'inp', 'cls', 'fcp', 'ttfb') AND (@name IS NULL OR page = @name)`,
+  );
+  /** The rollups' full hours of the window and the edges around them, or null when the samples are read alone. */
+  function fullHours(query: PerfQuery): { from: number; to: number; edges: Range[] } | null {
+    const from = Math.max(Math.ceil(query.start / HOUR_MS) * HOUR_MS, rollupsSince.get()?.since ?? Infinity);
+    const to = Math.floor(query.end / HOUR_MS) * HOUR_MS;
+    if (to <= from) return null;
+    return { from, to, edges: [{ start: query.start, end: from }, { start: to, end: query.end }] };
+  }
+  function rollupsOf(query: PerfQuery): { rows: SegmentRollupRow[]; edges: Range[] } | null {
+    const hours = fullHours(query);
+    if (!hours) return null;
+    const rows = query.projectIds.flatMap((projectId) => segmentRollups.all({ ...paramsOf(query, projectId), from: hours.from, to: hours.to }));
+    return rows.reduce((sum, row) => sum + row.count, 0) >= ROLLUP_MIN_COUNT ? { rows, edges: hours.edges } : null;
+  }
+  function vitalRollupsOf(query: PerfQuery): { rows: VitalRollupRow[]; edges: Range[] } | null {
+    const hours = fullHours(query);
+    if (!hours) return null;
+    const rows = query.projectIds.flatMap((projectId) => vitalRollups.all({ ...paramsOf(query, projectId), from: hours.from, to: hours.to }));
+    return rows.reduce((sum, row) => sum + row.count, 0) >= ROLLUP_MIN_COUNT ? { rows, edges: hours.edges } : null;
+  }
+
+  function* edgeRows<T>(edges: Range[] | undefined, query: PerfQuery, read: (params: Params) => Iterable<T>): Generator<T> {
+    for (const projectId of query.projectIds) {
+      for (const range of edges ?? [{ start: query.start, end: query.end }]) yield* read({ ...paramsOf(query, projectId), ...range });
+    }
+  }
+
   function* samples(query: PerfQuery): Generator<SampleRow> {
     for (const projectId of query.projectIds) yield* which(rows, query).iterate({ ...paramsOf(query, projectId), limit: -1 });
   }
 
   return {
     async overview(query, interval) {
-      type Group = { projectId: number; name: string; op: string; last: number; durations: number[]; failures: number; total: number };
-      const groups = new Map<string, Group>();
-      const slots = new Map<number, { durations: number[]; failures: number }>();
-      for (const projectId of query.projectIds) {
-        for (const [project, name, op, duration, failed, end] of which(narrow, query).iterate(paramsOf(query, projectId))) {
-          const key = `${project}\u0000${name}`;
-          let group = groups.get(key);
-          if (!group) groups.set(key, (group = { projectId: project, name, op, last: end, durations: [], failures: 0, total: 0 }));
-          group.durations.push(duration);
-          group.failures += failed;
-          group.total += duration;
-          if (end >= group.last) {
-            group.last = end;
-            group.op = op;
-          }
-          const slot = query.start + Math.floor((end - query.start) / interval) * interval;
-          let at = slots.get(slot);
-          if (!at) slots.set(slot, (at = { durations: [], failures: 0 }));
-          at.durations.push(duration);
-          at.failures += failed;
-        }
-      }
-      const stats = [...groups.values()].map((group): TransactionStats => {
-        const sorted = sortedDurations(group.durations);
-        return {
-          projectId: String(group.projectId), name: group.name, op: group.op, count: sorted.length, failures: group.failures,
-          p50: percentileOf(sorted, 0.5), p75: percentileOf(sorted, 0.75), p95: percentileOf(sorted, 0.95), p99: percentileOf(sorted, 0.99),
-          total: group.total, lastSeen: group.last,
-        };
-      });
-      const series = [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([slot, at]): PerfSeriesPoint => {
-        const sorted = sortedDurations(at.durations);
-        return { slot, count: sorted.length, failures: at.failures, p50: percentileOf(sorted, 0.5), p95: percentileOf(sorted, 0.95) };
-      });
-      return { stats, series };
+      // Long windows at volume: the full hours from the rollups, the edges from the samples.
+      const rolled = rollupsOf(query);
+      return overviewOf(query, interval, rolled?.rows ?? null, edgeRows(rolled?.edges, query, (params) => which(narrow, query).iterate(params)));
     },
     async vitalsOverview(query, interval) {
-      // Per vital, pages by name and slots by index: no key is built per value (≈ 150,000 a day at volume).
-      const vitals = Object.keys(VITAL_THRESHOLDS) as WebVitalName[];
-      const pages = new Map(vitals.map((vital) => [vital, new Map<string, number[]>()]));
-      const slots = new Map(vitals.map((vital) => [vital, [] as number[][]]));
-      for (const projectId of query.projectIds) {
-        for (const [vital, page, value, end] of narrowVitals.iterate(paramsOf(query, projectId))) {
-          const byPage = pages.get(vital)!;
-          const values = byPage.get(page);
-          if (values) values.push(value);
-          else byPage.set(page, [value]);
-          const bySlot = slots.get(vital)!;
-          const index = Math.floor((end - query.start) / interval);
-          (bySlot[index] ??= []).push(value);
-        }
-      }
-      const stats: VitalStats[] = [];
-      const series: VitalSeriesPoint[] = [];
-      for (const vital of vitals) {
-        const { good, poor } = VITAL_THRESHOLDS[vital];
-        for (const [page, values] of pages.get(vital)!) {
-          let goodCount = 0;
-          let poorCount = 0;
-          for (const value of values) {
-            if (value <= good) goodCount++;
-            else if (value > poor) poorCount++;
-          }
-          stats.push({
-            page, vital, count: values.length, p75: percentileOf(sortedDurations(values), 0.75), good: goodCount, poor: poorCount,
-            needsImprovement: values.length - goodCount - poorCount,
-          });
-        }
-        slots.get(vital)!.forEach((values, index) => {
-          series.push({ slot: query.start + index * interval, vital, p75: percentileOf(sortedDurations(values), 0.75), count: values.length });
-        });
-      }
-      series.sort((a, b) => a.slot - b.slot || a.vital.localeCompare(b.vital));
-      return { stats, series };
+      const rolled = vitalRollupsOf(query);
+      return vitalsOverviewOf(query, interval, rolled?.rows ?? null, edgeRows(rolled?.edges, query, (params) => narrowVitals.iterate(params)));
     },
     async transactions(query) {
       const groups = new Map<string, { projectId: number; name: string; op: string; last: number; durations: number[]; failures: number; total: number }>();

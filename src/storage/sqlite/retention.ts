@@ -24,6 +24,9 @@ const EXPIRING_PER_PROJECT = [
   // Performance samples (ADR 0022); WITHOUT ROWID, their primary key names the rows.
   ["segment_samples", "end_ts", "project_id, end_ts, trace_id, span_id"],
   ["vital_samples", "end_ts", "project_id, vital, end_ts, trace_id, span_id"],
+  // Their per-hour rollups (ADR 0022 "Rollups"), by the hour's start.
+  ["segment_rollups", "hour", "project_id, hour, name, environment, release"],
+  ["vital_rollups", "hour", "project_id, hour, vital, page, environment, release"],
   // Logs (issue 38): through their (project, timestamp) index.
   ["logs", "timestamp", "rowid"],
 ] as const;

@@ -3,6 +3,7 @@ import type { TelemetryRecordResult } from "../types";
 import type { CommitRecord } from "./commit-records";
 import type { Db } from "./db";
 import { SEGMENT_SAMPLE_COLUMNS, VITAL_SAMPLE_COLUMNS, type PerfSamples, type VitalSample } from "../perf-samples";
+import { sqliteRollupWriter } from "./perf-rollups";
 
 /** A segment sample's columns before `failed`, which SQLite stores as 0/1. */
 type SegmentSampleHead = [number, number, string, string, string, string, number];
@@ -57,9 +58,14 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
   const insertVitalSample = db.prepare<VitalSample>(
     `INSERT OR IGNORE INTO vital_samples (${VITAL_SAMPLE_COLUMNS.join(", ")}) VALUES (${VITAL_SAMPLE_COLUMNS.map(() => "?").join(", ")})`,
   );
+  // Per-hour rollups (ADR 0022 "Rollups"): of the samples stored, summed over the batch, added at its end.
+  const rollups = sqliteRollupWriter(db);
+  let deltas = rollups.deltas();
   const insertSamples = (samples: PerfSamples) => {
-    for (const s of samples.segments) insertSegmentSample.run(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] ? 1 : 0, s[8], s[9], s[10]);
-    for (const v of samples.vitals) insertVitalSample.run(...v);
+    for (const s of samples.segments) {
+      if (insertSegmentSample.run(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] ? 1 : 0, s[8], s[9], s[10]).changes > 0) deltas.addSegment(s);
+    }
+    for (const v of samples.vitals) if (insertVitalSample.run(...v).changes > 0) deltas.addVital(v);
   };
   // Logs (issue 38): bound by position, like spans.
   const insertLog = db.prepare<(string | number | null)[]>(
@@ -90,6 +96,7 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
 
   return {
     batch() {
+      deltas = rollups.deltas();
       const sessions = new SessionDeltas((projectId, sid) => {
         const row = loadSession.get(projectId, sid);
         return row ? toSessionUpdate(row) : null;
@@ -143,6 +150,7 @@ export function sqliteTelemetryIngest(db: Db): { batch(): TelemetryBatch } {
           for (const { projectId, state } of states) saveSession.run(sessionStateRowOf(projectId, state));
           for (const c of counts) bumpCount.run(c.projectId, c.hour, c.release, c.environment, c.health, c.quantity);
           for (const u of users) raiseUser.run(u.projectId, u.hour, u.release, u.environment, u.did, u.severity);
+          rollups.write(deltas);
         },
       };
     },

@@ -71,6 +71,11 @@ export default async function PerformancePage({ params, searchParams }: { params
           </p>
         </div>
         <PerformanceTabs base={path} active="transactions" keep={keep} />
+        {report?.approximate ? (
+          <p className="text-xs text-muted" data-testid="approximate-note">
+            Percentiles over this range come from hourly sketches and are within 1 % of the exact values; counts and rates are exact.
+          </p>
+        ) : null}
         {project ? (
           <>
             <FilterBar

@@ -56,6 +56,11 @@ export default async function TransactionSummaryPage({ params, searchParams }: {
           </h1>
           {project ? <p className="text-sm text-muted">{project.name}{environment ? ` · ${environment}` : ""}{release ? ` · ${release}` : ""}</p> : null}
         </div>
+        {summary?.approximate ? (
+          <p className="text-xs text-muted" data-testid="approximate-note">
+            Percentiles over this range come from hourly sketches and are within 1 % of the exact values; counts and rates are exact.
+          </p>
+        ) : null}
         <div className="flex justify-end">
           <TimeRangePicker path={path} keep={{ project: project?.id, transaction: name, environment, release }} range={parsed.ok ? parsed.range : null} now={now} />
         </div>

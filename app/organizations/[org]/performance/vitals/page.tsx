@@ -57,6 +57,11 @@ export default async function WebVitalsPage({ params, searchParams }: { params: 
           <p className="text-muted">Web vitals of {project?.name ?? "this organization"} at the 75th percentile, rated with web.dev&apos;s thresholds.</p>
         </div>
         <PerformanceTabs base={`/organizations/${org}/performance`} active="vitals" keep={keep} />
+        {report?.approximate ? (
+          <p className="text-xs text-muted" data-testid="approximate-note">
+            Percentiles over this range come from hourly sketches and are within 1 % of the exact values; counts and rates are exact.
+          </p>
+        ) : null}
         {project ? (
           <FilterBar path={path} keep={keep} selects={[{ name: "project", label: "Project", value: project.id, options: workspace.projects.map((p) => ({ value: p.id, label: p.name })) }]}>
             <TimeRangePicker path={path} keep={{ project: project.id, environment, release }} range={parsed.ok ? parsed.range : null} now={now} />

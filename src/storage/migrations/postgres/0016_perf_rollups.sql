@@ -1,0 +1,43 @@
+-- Per-hour performance rollups (issue 36, ADR 0022 "Rollups"): per hour (Unix ms of its start),
+-- transaction or page and vital, environment and release, what the long-window views aggregate,
+-- with a log-bucket sketch of the durations (values) as a JSON array of bucket, count pairs
+-- (src/storage/perf-rollups.ts). Added to at commit time from the samples a commit stored; in day
+-- partitions by hour, dropped by retention with the samples.
+CREATE TABLE segment_rollups (
+  project_id   BIGINT NOT NULL,
+  hour         BIGINT NOT NULL,
+  name         TEXT NOT NULL,
+  environment  TEXT NOT NULL,
+  release      TEXT NOT NULL,
+  count        BIGINT NOT NULL,
+  failures     BIGINT NOT NULL,
+  total        DOUBLE PRECISION NOT NULL,
+  -- The newest segment's end and op (the list shows the op of the latest).
+  last_end     DOUBLE PRECISION NOT NULL,
+  last_op      TEXT NOT NULL,
+  sketch       TEXT NOT NULL,
+  PRIMARY KEY (project_id, hour, name, environment, release)
+) PARTITION BY RANGE (hour);
+
+CREATE TABLE vital_rollups (
+  project_id   BIGINT NOT NULL,
+  hour         BIGINT NOT NULL,
+  vital        TEXT NOT NULL,
+  page         TEXT NOT NULL,
+  environment  TEXT NOT NULL,
+  release      TEXT NOT NULL,
+  count        BIGINT NOT NULL,
+  good         BIGINT NOT NULL,
+  poor         BIGINT NOT NULL,
+  sketch       TEXT NOT NULL,
+  PRIMARY KEY (project_id, hour, vital, page, environment, release)
+) PARTITION BY RANGE (hour);
+
+-- Samples stored before this migration have no rollups: the hours up to the newest of them are
+-- always read from the samples. 0 when there were none.
+CREATE TABLE perf_rollups_since (
+  since  BIGINT NOT NULL
+);
+INSERT INTO perf_rollups_since (since)
+SELECT COALESCE(floor(MAX(end_ts) / 3600000)::bigint * 3600000 + 3600000, 0)
+FROM (SELECT end_ts FROM segment_samples UNION ALL SELECT end_ts FROM vital_samples) samples;
