@@ -25,8 +25,13 @@ async function bundleApp(dsn: string): Promise<string> {
         import * as Sentry from "@sentry/browser";
         Sentry.init({ dsn: ${JSON.stringify(dsn)}, release: "shop-web@4.0.0", enableLogs: true, tracesSampleRate: 1 });
         document.getElementById("buy").addEventListener("click", async () => {
+          // A few ms apart: lines logged in the same millisecond share a timestamp, and the
+          // newest-first order the test checks would then be a tie.
+          const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
           Sentry.logger.info("browser checkout started", { "cart.items": 3 });
+          await tick();
           Sentry.logger.warn("browser stock low", { sku: "sku-9" });
+          await tick();
           Sentry.logger.error("browser payment declined", { "order.id": "o-77", retry: false });
           Sentry.withScope((scope) => {
             scope.addAttachment({ filename: "cart.json", data: JSON.stringify({ items: 3 }), contentType: "application/json" });
