@@ -7,17 +7,13 @@
  */
 import * as Sentry from "@sentry/node";
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ADMIN_ENV, loginInBrowser } from "../helpers/browser-login";
 import { chromiumArgs, chromiumPath } from "../helpers/chromium";
+import { bundleBrowserApp, serveBrowserApp, type BrowserApp } from "../helpers/browser-app";
 import { startServer, type TestServer } from "../helpers/server";
 
-const root = path.resolve(import.meta.dirname, "..", "..");
 
 interface FeedbackJson {
   id: string;
@@ -30,10 +26,9 @@ interface FeedbackJson {
   event: { id: string } | null;
 }
 
-async function bundleApp(dsn: string): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents: `
+function bundleApp(dsn: string): Promise<string> {
+  return bundleBrowserApp(
+    `
         import * as Sentry from "@sentry/browser";
         Sentry.init({ dsn: ${JSON.stringify(dsn)}, release: "shop-web@4.0.0", environment: "staging", integrations: [Sentry.feedbackIntegration({ autoInject: true, colorScheme: "light" })] });
         document.getElementById("buy").addEventListener("click", () => {
@@ -42,36 +37,15 @@ async function bundleApp(dsn: string): Promise<string> {
         window.__sendLinked = (message) => Sentry.captureFeedback({ message, name: "Linked User", email: "linked@example.com", associatedEventId: window.__errorId });
         window.__sentryReady = true;
       `,
-      resolveDir: root,
-      sourcefile: "feedback-entry.js",
-      loader: "js",
-    },
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2020",
-  });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error("esbuild produced no output");
-  return output.text;
-}
-
-async function serveShop(bundle: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    if (req.url === "/app.js") res.writeHead(200, { "Content-Type": "text/javascript" }).end(bundle);
-    else if (req.url?.startsWith("/checkout")) res.writeHead(200, { "Content-Type": "text/html" }).end(`<!doctype html><title>Checkout</title><script src="/app.js" defer></script><button id="buy">Buy</button>`);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    "feedback-entry.js",
+  );
 }
 
 const skip = chromiumPath() === null ? "Chromium is not installed (apt-get install -y chromium)" : false;
 
 describe("crons and feedback in Chromium", { skip }, () => {
   let periscope: TestServer;
-  let shop: { server: Server; url: string };
+  let shop: BrowserApp;
   let browser: Browser;
   let page: Page;
 
@@ -79,7 +53,7 @@ describe("crons and feedback in Chromium", { skip }, () => {
 
   before(async () => {
     periscope = await startServer({ ...ADMIN_ENV, MONITOR_DETECTION_INTERVAL_MS: "200" });
-    shop = await serveShop(await bundleApp(periscope.dsn));
+    shop = await serveBrowserApp(await bundleApp(periscope.dsn), "/checkout", "Checkout");
     Sentry.init({ dsn: periscope.dsn, environment: "production", defaultIntegrations: false });
     browser = await chromium.launch({ executablePath: chromiumPath()!, headless: true, args: chromiumArgs });
     page = await browser.newPage();

@@ -5,23 +5,18 @@
  * attributes and a trace link; the event page lists the attachment as a download.
  */
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ADMIN_ENV, loginInBrowser } from "../helpers/browser-login";
 import { chromiumArgs } from "../helpers/chromium";
 import { eventually } from "../helpers/monitoring";
+import { bundleBrowserApp, serveBrowserApp, type BrowserApp } from "../helpers/browser-app";
 import { startServer, type TestServer } from "../helpers/server";
 
-const root = path.resolve(import.meta.dirname, "..", "..");
 
-async function bundleApp(dsn: string): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents: `
+function bundleApp(dsn: string): Promise<string> {
+  return bundleBrowserApp(
+    `
         import * as Sentry from "@sentry/browser";
         Sentry.init({ dsn: ${JSON.stringify(dsn)}, release: "shop-web@4.0.0", enableLogs: true, tracesSampleRate: 1 });
         document.getElementById("buy").addEventListener("click", async () => {
@@ -42,40 +37,19 @@ async function bundleApp(dsn: string): Promise<string> {
         });
         window.__sentryReady = true;
       `,
-      resolveDir: root,
-      sourcefile: "logs-entry.js",
-      loader: "js",
-    },
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2020",
-  });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error("esbuild produced no output");
-  return output.text;
-}
-
-async function serveShop(bundle: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    if (req.url === "/app.js") res.writeHead(200, { "Content-Type": "text/javascript" }).end(bundle);
-    else if (req.url === "/") res.writeHead(200, { "Content-Type": "text/html" }).end(`<!doctype html><script src="/app.js" defer></script><button id="buy">Buy</button>`);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    "logs-entry.js",
+  );
 }
 
 describe("logs and attachments from @sentry/browser in Chromium", () => {
   let periscope: TestServer;
-  let shop: { server: Server; url: string };
+  let shop: BrowserApp;
   let browser: Browser;
   let page: Page;
 
   before(async () => {
     periscope = await startServer(ADMIN_ENV);
-    shop = await serveShop(await bundleApp(periscope.dsn));
+    shop = await serveBrowserApp(await bundleApp(periscope.dsn));
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: chromiumArgs });
     page = await browser.newPage();
     await loginInBrowser(page, periscope.baseUrl);

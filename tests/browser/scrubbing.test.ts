@@ -6,27 +6,23 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
-import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ADMIN_ENV, loginInBrowser } from "../helpers/browser-login";
 import { chromiumArgs } from "../helpers/chromium";
+import { bundleBrowserApp, serveBrowserApp, type BrowserApp } from "../helpers/browser-app";
 import { startServer, type TestServer } from "../helpers/server";
 
-const root = path.resolve(import.meta.dirname, "..", "..");
 // Joined at run time in the page, so the bundle's source lines (which the SDK does not send, but a
 // grep of the database would also find in frame context) never hold a whole secret.
 const SECRETS = ["browser-extra-PLANT1", "browser-bearer-PLANT2", "browser-crumb-PLANT3", "browser-user-PLANT4", "5555555555554444"];
 
-async function bundleApp(dsn: string): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents: `
+function bundleApp(dsn: string): Promise<string> {
+  return bundleBrowserApp(
+    `
         import * as Sentry from "@sentry/browser";
         const P = ["PL", "ANT"].join("");
         Sentry.init({ dsn: ${JSON.stringify(dsn)}, release: "shop-web@3.0.0", sendDefaultPii: true });
@@ -40,40 +36,19 @@ async function bundleApp(dsn: string): Promise<string> {
         document.getElementById("buy").addEventListener("click", () => checkout());
         window.__sentryReady = true;
       `,
-      resolveDir: root,
-      sourcefile: "scrub-entry.js",
-      loader: "js",
-    },
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2020",
-  });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error("esbuild produced no output");
-  return output.text;
-}
-
-async function serveShop(bundle: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    if (req.url === "/app.js") res.writeHead(200, { "Content-Type": "text/javascript" }).end(bundle);
-    else if (req.url === "/") res.writeHead(200, { "Content-Type": "text/html" }).end(`<!doctype html><script src="/app.js" defer></script><button id="buy">Buy</button>`);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    "scrub-entry.js",
+  );
 }
 
 describe("data scrubbing with @sentry/browser in Chromium", () => {
   let periscope: TestServer;
-  let shop: { server: Server; url: string };
+  let shop: BrowserApp;
   let browser: Browser;
   let page: Page;
 
   before(async () => {
     periscope = await startServer(ADMIN_ENV);
-    shop = await serveShop(await bundleApp(periscope.dsn));
+    shop = await serveBrowserApp(await bundleApp(periscope.dsn));
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: chromiumArgs });
     page = await browser.newPage();
     await loginInBrowser(page, periscope.baseUrl);

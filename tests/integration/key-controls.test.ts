@@ -14,8 +14,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { OutcomeTotal } from "../../src/model";
 import { readdressedEnvelope } from "../helpers/fixtures";
-import { freshSchema, postgresForTests, type TestSchema } from "../helpers/postgres";
+import { postgresForTests } from "../helpers/postgres";
 import { startServer, type TestServer } from "../helpers/server";
+import { startTwoServers, type TwoServers } from "../helpers/two-servers";
 
 const DAY = 86_400;
 
@@ -172,18 +173,16 @@ describe("key controls on one process (SQLite)", () => {
 
 if (await postgresForTests("key controls on two processes")) {
   describe("key controls on two processes, one PostgreSQL", () => {
-    let schema: TestSchema;
+    let servers: TwoServers;
     let a: TestServer;
     let b: TestServer;
 
     before(async () => {
-      schema = await freshSchema();
-      a = await startServer({ DATABASE_URL: schema.url });
-      b = await startServer({ DATABASE_URL: schema.url }, { bootstrapOwner: false });
+      servers = await startTwoServers();
+      ({ a, b } = servers);
     });
     after(async () => {
-      await Promise.all([a?.stop(), b?.stop()]);
-      await schema?.drop();
+      await servers?.stop();
     });
 
     it("share one key's rate limit", async () => {

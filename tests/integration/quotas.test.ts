@@ -17,8 +17,9 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type { OutcomeTotal } from "../../src/model";
 import { readdressedEnvelope } from "../helpers/fixtures";
-import { freshSchema, postgresForTests, type TestSchema } from "../helpers/postgres";
+import { postgresForTests } from "../helpers/postgres";
 import { startServer, type TestServer } from "../helpers/server";
+import { startTwoServers, type TwoServers } from "../helpers/two-servers";
 
 interface ProjectJson {
   id: string;
@@ -239,18 +240,16 @@ describe("quotas on one process (SQLite)", () => {
 
 if (await postgresForTests("quotas on two processes")) {
   describe("quotas on two processes, one PostgreSQL", () => {
-    let schema: TestSchema;
+    let servers: TwoServers;
     let a: TestServer;
     let b: TestServer;
 
     before(async () => {
-      schema = await freshSchema();
-      a = await startServer({ DATABASE_URL: schema.url });
-      b = await startServer({ DATABASE_URL: schema.url }, { bootstrapOwner: false });
+      servers = await startTwoServers();
+      ({ a, b } = servers);
     });
     after(async () => {
-      await Promise.all([a?.stop(), b?.stop()]);
-      await schema?.drop();
+      await servers?.stop();
     });
 
     it("share one project's quota", async () => {

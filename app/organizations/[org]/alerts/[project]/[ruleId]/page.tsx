@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { LabelledField } from "@/components/labelled-field";
 import { notFound } from "next/navigation";
-import type { ReactNode } from "react";
 import { ActionForm } from "@/components/action-form";
 import { DeliveryTable } from "@/components/alert-delivery-table";
 import { appErrorOf } from "@/components/app-error";
@@ -78,16 +78,6 @@ export default async function AlertRulePage({ params }: Props) {
   );
 }
 
-function Field({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
-  return (
-    <label className="block space-y-1">
-      <span className="text-sm font-medium">{label}</span>
-      {children}
-      {hint ? <span className="block text-xs text-subtle">{hint}</span> : null}
-    </label>
-  );
-}
-
 function Check({ name, label, values, disabled }: { name: string; label: string; values: RuleFormValues; disabled: boolean }) {
   return (
     <label className="flex items-center gap-2 text-sm">
@@ -118,9 +108,9 @@ function RuleEditor({
 }) {
   return (
     <ActionForm action={action} className="space-y-5" testId="rule-editor" keepValues>
-      <Field label="Name">
+      <LabelledField label="Name">
         <input name="name" defaultValue={values.name} required maxLength={256} disabled={disabled} className={`${inputClass} w-full`} />
-      </Field>
+      </LabelledField>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">When</legend>
         <select name="action_match" defaultValue={values.action_match} disabled={disabled} className={inputClass} aria-label="match">
@@ -146,16 +136,16 @@ function RuleEditor({
       </fieldset>
       <fieldset className="grid gap-3 sm:grid-cols-2">
         <legend className="text-sm font-medium">If (all that are filled in)</legend>
-        <Field label="Level at least">
+        <LabelledField label="Level at least">
           <select name="level" defaultValue={values.level ?? ""} disabled={disabled} className={`${inputClass} w-full`}>
             <option value="">any level</option>
             {["debug", "info", "warning", "error", "fatal"].map((level) => <option key={level} value={level}>{level}</option>)}
           </select>
-        </Field>
-        <Field label="Environment">
+        </LabelledField>
+        <LabelledField label="Environment">
           <input name="environment" defaultValue={values.environment} placeholder="any environment" disabled={disabled} className={`${inputClass} w-full`} />
-        </Field>
-        <Field label="Tag">
+        </LabelledField>
+        <LabelledField label="Tag">
           <span className="flex gap-2">
             <input name="tag_key" defaultValue={values.tag_key} placeholder="key" disabled={disabled} className={`${inputClass} w-full`} />
             <select name="tag_match" defaultValue={values.tag_match} disabled={disabled} className={inputClass} aria-label="tag match">
@@ -166,27 +156,27 @@ function RuleEditor({
             </select>
             <input name="tag_value" defaultValue={values.tag_value} placeholder="value" disabled={disabled} className={`${inputClass} w-full`} />
           </span>
-        </Field>
-        <Field label="Title contains">
+        </LabelledField>
+        <LabelledField label="Title contains">
           <input name="title_contains" defaultValue={values.title_contains} disabled={disabled} className={`${inputClass} w-full`} />
-        </Field>
-        <Field label="Release is">
+        </LabelledField>
+        <LabelledField label="Release is">
           <input name="release_equals" defaultValue={values.release_equals} disabled={disabled} className={`${inputClass} w-full`} />
-        </Field>
+        </LabelledField>
       </fieldset>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">Then</legend>
         <Check name="email_owners" label="Email the project's team" values={values} disabled={disabled} />
-        <Field label="Email a team">
+        <LabelledField label="Email a team">
           <select name="email_team" defaultValue={values.email_team ?? ""} disabled={disabled} className={inputClass}>
             <option value="">no team</option>
             {teams.map((team) => <option key={team.id} value={team.id}>#{team.slug}</option>)}
           </select>
-        </Field>
-        <Field label="Email addresses" hint="Comma-separated.">
+        </LabelledField>
+        <LabelledField label="Email addresses" hint="Comma-separated.">
           <input name="email_addresses" defaultValue={values.email_addresses} disabled={disabled} className={`${inputClass} w-full`} />
-        </Field>
-        <Field label="Webhook URL" hint="http:// or https://; signed with the rule's secret (Sentry-Hook-Signature).">
+        </LabelledField>
+        <LabelledField label="Webhook URL" hint="http:// or https://; signed with the rule's secret (Sentry-Hook-Signature).">
           <span className="flex gap-2">
             <input name="webhook_url" defaultValue={values.webhook_url} placeholder="https://hooks.example.com/…" disabled={disabled} className={`${inputClass} w-full`} />
             <select name="webhook_format" defaultValue={values.webhook_format} disabled={disabled} className={inputClass} aria-label="webhook format">
@@ -195,11 +185,11 @@ function RuleEditor({
               <option value="discord">Discord</option>
             </select>
           </span>
-        </Field>
+        </LabelledField>
       </fieldset>
-      <Field label="Action interval (minutes)" hint="One issue alerts at most once per interval for each trigger.">
+      <LabelledField label="Action interval (minutes)" hint="One issue alerts at most once per interval for each trigger.">
         <input name="frequency" type="number" defaultValue={values.frequency} disabled={disabled} className={`${inputClass} w-32`} />
-      </Field>
+      </LabelledField>
       {disabled ? null : <SubmitButton className={buttonClass.primary}>{isNew ? "Create rule" : "Save rule"}</SubmitButton>}
     </ActionForm>
   );

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { LabelledField } from "@/components/labelled-field";
 import { notFound } from "next/navigation";
-import type { ReactNode } from "react";
 import { ActionForm } from "@/components/action-form";
 import { DeliveryTable } from "@/components/alert-delivery-table";
 import { appErrorOf } from "@/components/app-error";
@@ -77,46 +77,36 @@ export default async function MetricAlertPage({ params }: Props) {
   );
 }
 
-function Field({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
-  return (
-    <label className="block space-y-1">
-      <span className="text-sm font-medium">{label}</span>
-      {children}
-      {hint ? <span className="block text-xs text-subtle">{hint}</span> : null}
-    </label>
-  );
-}
-
 function MetricEditor({ action, values, disabled, isNew }: { action: Parameters<typeof ActionForm>[0]["action"]; values: MetricFormValues; disabled: boolean; isNew: boolean }) {
   const input = (name: string, extra: { placeholder?: string; type?: string } = {}) => (
     <input name={name} defaultValue={values[name]} disabled={disabled} className={`${inputClass} w-full`} {...extra} />
   );
   return (
     <ActionForm action={action} className="space-y-5" testId="metric-rule-editor" keepValues>
-      <Field label="Name">{input("name")}</Field>
+      <LabelledField label="Name">{input("name")}</LabelledField>
       <div className="grid gap-3 sm:grid-cols-3">
-        <Field label="Metric">
+        <LabelledField label="Metric">
           <select name="aggregate" defaultValue={values.aggregate} disabled={disabled} className={`${inputClass} w-full`}>
             {Object.entries(METRIC_AGGREGATES).map(([aggregate, { label }]) => <option key={aggregate} value={aggregate}>{label}</option>)}
           </select>
-        </Field>
-        <Field label="Window (minutes)">
+        </LabelledField>
+        <LabelledField label="Window (minutes)">
           <select name="time_window" defaultValue={values.time_window} disabled={disabled} className={`${inputClass} w-full`}>
             {METRIC_TIME_WINDOWS.map((minutes) => <option key={minutes} value={String(minutes)}>{minutes}</option>)}
           </select>
-        </Field>
-        <Field label="Fires when the value is">
+        </LabelledField>
+        <LabelledField label="Fires when the value is">
           <select name="threshold_type" defaultValue={values.threshold_type} disabled={disabled} className={`${inputClass} w-full`}>
             <option value="0">above</option>
             <option value="1">below</option>
           </select>
-        </Field>
-        <Field label="Critical threshold">{input("critical", { type: "text" })}</Field>
-        <Field label="Warning threshold" hint="Optional.">{input("warning", { type: "text" })}</Field>
-        <Field label="Resolve threshold" hint="Optional: by default it resolves once no threshold is crossed.">{input("resolve", { type: "text" })}</Field>
+        </LabelledField>
+        <LabelledField label="Critical threshold">{input("critical", { type: "text" })}</LabelledField>
+        <LabelledField label="Warning threshold" hint="Optional.">{input("warning", { type: "text" })}</LabelledField>
+        <LabelledField label="Resolve threshold" hint="Optional: by default it resolves once no threshold is crossed.">{input("resolve", { type: "text" })}</LabelledField>
       </div>
-      <Field label="Environment">{input("environment", { placeholder: "any environment" })}</Field>
-      <Field label="Webhook URL" hint="http:// or https://; signed with the rule's secret (Sentry-Hook-Signature).">
+      <LabelledField label="Environment">{input("environment", { placeholder: "any environment" })}</LabelledField>
+      <LabelledField label="Webhook URL" hint="http:// or https://; signed with the rule's secret (Sentry-Hook-Signature).">
         <span className="flex gap-2">
           {input("webhook_url", { placeholder: "https://hooks.example.com/…" })}
           <select name="webhook_format" defaultValue={values.webhook_format} disabled={disabled} className={inputClass} aria-label="webhook format">
@@ -125,8 +115,8 @@ function MetricEditor({ action, values, disabled, isNew }: { action: Parameters<
             <option value="discord">Discord</option>
           </select>
         </span>
-      </Field>
-      <Field label="Email addresses" hint="Comma-separated.">{input("email_addresses")}</Field>
+      </LabelledField>
+      <LabelledField label="Email addresses" hint="Comma-separated.">{input("email_addresses")}</LabelledField>
       {disabled ? null : <SubmitButton className={buttonClass.primary}>{isNew ? "Create rule" : "Save rule"}</SubmitButton>}
     </ActionForm>
   );
