@@ -82,6 +82,25 @@ export interface VitalRollup {
   count: number; good: number; poor: number; sketch: Sketch;
 }
 
+/** A stored segment rollup row's values, as both engines read them. */
+export interface StoredSegmentValues { count: number; failures: number; total: number; last_end: number; last_op: string; sketch: string }
+/** A stored web-vital rollup row's values. */
+export interface StoredVitalValues { count: number; good: number; poor: number; sketch: string }
+
+/** A segment delta added to its stored row (if any): the values to write back. Merges the sketch into the delta's. */
+export function mergedSegment(d: SegmentRollup, row: StoredSegmentValues | undefined): [count: number, failures: number, total: number, lastEnd: number, lastOp: string, sketch: string] {
+  if (!row) return [d.count, d.failures, d.total, d.lastEnd, d.lastOp, encodeSketch(d.sketch)];
+  mergeEncoded(d.sketch, row.sketch);
+  const newer = row.last_end > d.lastEnd;
+  return [d.count + row.count, d.failures + row.failures, d.total + row.total, newer ? row.last_end : d.lastEnd, newer ? row.last_op : d.lastOp, encodeSketch(d.sketch)];
+}
+
+/** A web-vital delta added to its stored row (if any): count, good, poor, sketch to write back. */
+export function mergedVital(d: VitalRollup, row: StoredVitalValues | undefined): [count: number, good: number, poor: number, sketch: string] {
+  if (row) mergeEncoded(d.sketch, row.sketch);
+  return [d.count + (row?.count ?? 0), d.good + (row?.good ?? 0), d.poor + (row?.poor ?? 0), encodeSketch(d.sketch)];
+}
+
 /** Sums stored samples into per-hour rollup deltas, one per key, for a commit to add to the stored rows. */
 export class RollupDeltas {
   readonly segments = new Map<string, SegmentRollup>();

@@ -3,7 +3,7 @@
  * the rows a batch adds to are locked (transaction-scoped advisory locks, in key order, so two
  * processes never lose each other's counts), read, merged with the batch's deltas and written back.
  */
-import { encodeSketch, mergeEncoded, type RollupDeltas } from "../perf-rollups";
+import { mergedSegment, mergedVital, type RollupDeltas } from "../perf-rollups";
 import { columnArrays, unnestInsert, type Column } from "./bulk";
 import type { Queryable } from "./db";
 
@@ -51,21 +51,7 @@ export async function writeRollups(tx: Queryable, deltas: RollupDeltas): Promise
     const stored = new Map((await tx.query<Stored>(STORED_SEGMENTS, columnArrays(keys, SEGMENT_KEY.length))).map((row) => [
       JSON.stringify([row.project_id, row.hour, row.name, row.environment, row.release]), row,
     ]));
-    const rows = segments.map((d, i) => {
-      const row = stored.get(JSON.stringify(keys[i]));
-      let { count, failures, total, lastEnd, lastOp } = d;
-      if (row) {
-        count += row.count;
-        failures += row.failures;
-        total += row.total;
-        if (row.last_end > lastEnd) {
-          lastEnd = row.last_end;
-          lastOp = row.last_op;
-        }
-        mergeEncoded(d.sketch, row.sketch);
-      }
-      return [...keys[i]!, count, failures, total, lastEnd, lastOp, encodeSketch(d.sketch)];
-    });
+    const rows = segments.map((d, i) => [...keys[i]!, ...mergedSegment(d, stored.get(JSON.stringify(keys[i])))]);
     await tx.query(UPSERT_SEGMENTS, columnArrays(rows, SEGMENT_KEY.length + 6));
   }
   if (vitals.length > 0) {
@@ -74,11 +60,7 @@ export async function writeRollups(tx: Queryable, deltas: RollupDeltas): Promise
     const stored = new Map((await tx.query<Stored>(STORED_VITALS, columnArrays(keys, VITAL_KEY.length))).map((row) => [
       JSON.stringify([row.project_id, row.hour, row.vital, row.page, row.environment, row.release]), row,
     ]));
-    const rows = vitals.map((d, i) => {
-      const row = stored.get(JSON.stringify(keys[i]));
-      if (row) mergeEncoded(d.sketch, row.sketch);
-      return [...keys[i]!, d.count + (row?.count ?? 0), d.good + (row?.good ?? 0), d.poor + (row?.poor ?? 0), encodeSketch(d.sketch)];
-    });
+    const rows = vitals.map((d, i) => [...keys[i]!, ...mergedVital(d, stored.get(JSON.stringify(keys[i])))]);
     await tx.query(UPSERT_VITALS, columnArrays(rows, VITAL_KEY.length + 4));
   }
 }

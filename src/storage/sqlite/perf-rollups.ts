@@ -2,7 +2,7 @@
  * Per-hour performance rollups on SQLite (ADR 0022 "Rollups"), on the commit thread: a batch's
  * deltas are merged into the stored rows (read, merge, write) inside the ingest transaction.
  */
-import { encodeSketch, mergeEncoded, RollupDeltas } from "../perf-rollups";
+import { mergedSegment, mergedVital, RollupDeltas } from "../perf-rollups";
 import type { Db } from "./db";
 
 export function sqliteRollupWriter(db: Db): { deltas(): RollupDeltas; write(deltas: RollupDeltas): void } {
@@ -27,26 +27,11 @@ export function sqliteRollupWriter(db: Db): { deltas(): RollupDeltas; write(delt
     write(deltas) {
       for (const d of deltas.segments.values()) {
         const row = segmentRow.get(d.projectId, d.hour, d.name, d.environment, d.release);
-        let { count, failures, total, lastEnd, lastOp } = d;
-        if (row) {
-          count += row.count;
-          failures += row.failures;
-          total += row.total;
-          if (row.last_end > lastEnd) {
-            lastEnd = row.last_end;
-            lastOp = row.last_op;
-          }
-          mergeEncoded(d.sketch, row.sketch);
-        }
-        saveSegment.run(d.projectId, d.hour, d.name, d.environment, d.release, count, failures, total, lastEnd, lastOp, encodeSketch(d.sketch));
+        saveSegment.run(d.projectId, d.hour, d.name, d.environment, d.release, ...mergedSegment(d, row));
       }
       for (const d of deltas.vitals.values()) {
         const row = vitalRow.get(d.projectId, d.hour, d.vital, d.page, d.environment, d.release);
-        if (row) mergeEncoded(d.sketch, row.sketch);
-        saveVital.run(
-          d.projectId, d.hour, d.vital, d.page, d.environment, d.release, d.count + (row?.count ?? 0), d.good + (row?.good ?? 0),
-          d.poor + (row?.poor ?? 0), encodeSketch(d.sketch),
-        );
+        saveVital.run(d.projectId, d.hour, d.vital, d.page, d.environment, d.release, ...mergedVital(d, row));
       }
       deltas.segments.clear();
       deltas.vitals.clear();
